@@ -1,0 +1,68 @@
+// GET /streams, GET /streams/{id}, GET /get_stream_id, GET /users/me/subscriptions.
+import { P, parseParams } from "../http/params";
+import { ok } from "../http/envelope";
+import { Errors } from "../errors";
+import { bool } from "../db/rows";
+import { findStreamById, findStreamByName, listRealmStreams } from "../db/streams";
+import { listUserSubscriptions } from "../db/subscriptions";
+import { canAccessChannel } from "../services/channels";
+import { formatStreams, formatSubscriptions } from "../services/channelFormat";
+import { actor, pathInt, type RouteKit } from "./routeKit";
+
+export function channelsRoutes({ router, deps, auth }: RouteKit): void {
+  router.get("/streams", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, {
+      include_public: P.bool().default(true),
+      include_web_public: P.bool().default(false),
+      include_subscribed: P.bool().default(true),
+      exclude_archived: P.bool().default(true),
+      include_all: P.bool().default(false),
+      include_all_active: P.bool().default(false),
+      include_default: P.bool().default(false),
+      include_owner_subscribed: P.bool().default(false),
+      include_can_access_content: P.bool().default(false),
+    });
+    const all = await listRealmStreams(deps.db, realm.id);
+    const subscribed = new Set((await listUserSubscriptions(deps.db, user.id)).map((s) => s.stream_id));
+    const visible = [];
+    for (const s of all) {
+      if (p.exclude_archived && bool(s.is_archived)) continue;
+      const wanted =
+        (p.include_subscribed && subscribed.has(s.id)) ||
+        (p.include_public && !bool(s.invite_only)) ||
+        (p.include_web_public && bool(s.is_web_public)) ||
+        (p.include_default && bool(s.is_default_stream)) ||
+        p.include_all || p.include_all_active;
+      if (wanted && (await canAccessChannel(deps.db, user, s))) visible.push(s);
+    }
+    ok(ctx, { streams: await formatStreams(deps.db, realm, visible) });
+  });
+
+  router.get("/streams/:stream_id", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    parseParams(ctx, {});
+    const id = pathInt(ctx, "stream_id");
+    const stream = await findStreamById(deps.db, realm.id, id);
+    if (!stream || !(await canAccessChannel(deps.db, user, stream))) throw Errors.badRequest("Invalid channel ID");
+    const [formatted] = await formatStreams(deps.db, realm, [stream]);
+    ok(ctx, { stream: formatted });
+  });
+
+  router.get("/get_stream_id", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, { stream: P.string().required() });
+    const stream = await findStreamByName(deps.db, realm.id, p.stream);
+    if (!stream || !(await canAccessChannel(deps.db, user, stream))) throw Errors.streamNameNotFound(p.stream);
+    ok(ctx, { stream_id: stream.id });
+  });
+
+  router.get("/users/me/subscriptions", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, { include_subscribers: P.enum(["true", "false", "partial"] as const).default("false") });
+    const subs = await listUserSubscriptions(deps.db, user.id);
+    const streams = new Map((await listRealmStreams(deps.db, realm.id)).map((s) => [s.id, s]));
+    const rows = subs.filter((sub) => streams.has(sub.stream_id)).map((sub) => ({ sub, stream: streams.get(sub.stream_id)! }));
+    ok(ctx, { subscriptions: await formatSubscriptions(deps.db, realm, rows, p.include_subscribers !== "false") });
+  });
+}

@@ -1,0 +1,76 @@
+// POST /register, GET /events (long-poll), DELETE /events.
+import { P, parseParams } from "../http/params";
+import { ok } from "../http/envelope";
+import { Errors } from "../errors";
+import { buildRegisterState } from "../services/registerState";
+import { actor, type RouteKit } from "./routeKit";
+
+const MOBILE_IDLE_SECONDS = 12 * 3600;
+const MAX_IDLE_SECONDS = 7 * 24 * 3600;
+
+export function eventsRoutes({ router, deps, auth }: RouteKit): void {
+  router.post("/register", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, {
+      apply_markdown: P.bool().default(false),
+      client_gravatar: P.bool().default(true),
+      include_subscribers: P.enum(["true", "false", "partial"] as const).default("false"),
+      slim_presence: P.bool().default(false),
+      presence_history_limit_days: P.int({ min: 0 }),
+      event_types: P.json<string[]>({ type: "array", items: { type: "string" } }, "a list of strings"),
+      fetch_event_types: P.json<string[]>({ type: "array", items: { type: "string" } }, "a list of strings"),
+      all_public_streams: P.bool().default(false),
+      client_capabilities: P.json<Record<string, boolean>>({ type: "object" }, "an object"),
+      narrow: P.json<unknown[]>({ type: "array" }, "a list"),
+      idle_queue_timeout: P.custom((raw, name) => {
+        if (raw === "mobile") return MOBILE_IDLE_SECONDS;
+        const n = Number(raw);
+        if (!Number.isInteger(n) || n < 1) throw Errors.invalidParam(name, `Invalid ${name}`);
+        return Math.min(n, MAX_IDLE_SECONDS);
+      }),
+    });
+    const eventTypes = p.event_types ?? null;
+    const idle = p.idle_queue_timeout ?? deps.config.eventQueueIdleSeconds;
+    const { queueId, lastEventId } = deps.queues.register({
+      userId: user.id,
+      realmId: realm.id,
+      eventTypes,
+      capabilities: p.client_capabilities ?? {},
+      applyMarkdown: p.apply_markdown,
+      idleTimeoutSeconds: idle,
+      allPublicStreams: p.all_public_streams,
+    });
+    const state = await buildRegisterState(
+      {
+        q: deps.db,
+        realm,
+        user,
+        externalUrl: deps.config.externalUrl,
+        longPollTimeoutSeconds: deps.config.longPollTimeoutSeconds,
+        includeSubscribers: p.include_subscribers !== "false",
+      },
+      p.fetch_event_types ?? eventTypes,
+    );
+    ok(ctx, { queue_id: queueId, last_event_id: lastEventId, idle_queue_timeout_secs: idle, ...state });
+  });
+
+  router.get("/events", auth, async (ctx) => {
+    const { user } = actor(ctx);
+    const p = parseParams(ctx, {
+      queue_id: P.string().required(),
+      last_event_id: P.int({ min: -1 }),
+      dont_block: P.bool().default(false),
+    });
+    let closed = false;
+    ctx.req.on("close", () => (closed = true));
+    const events = await deps.queues.getEvents(p.queue_id, user.id, p.last_event_id, p.dont_block, () => closed);
+    ok(ctx, { events, queue_id: p.queue_id });
+  });
+
+  router.delete("/events", auth, async (ctx) => {
+    const { user } = actor(ctx);
+    const p = parseParams(ctx, { queue_id: P.string().required() });
+    deps.queues.delete(p.queue_id, user.id);
+    ok(ctx);
+  });
+}

@@ -1,0 +1,25 @@
+// Mounts every area's routes under /api/v1. Each area module registers its own routes.
+import { Router } from "@koa/router";
+import type { AppDeps } from "../deps";
+import { limitByIp, requireUser } from "../http/auth";
+import { channelsRoutes } from "./channels";
+import { eventsRoutes } from "./events";
+import { messagesRoutes } from "./messages";
+import type { RouteKit } from "./routeKit";
+import { serverSettingsRoutes } from "./serverSettings";
+import { usersRoutes } from "./users";
+
+const AREAS: ((kit: RouteKit) => void)[] = [
+  serverSettingsRoutes,
+  messagesRoutes,
+  eventsRoutes,
+  channelsRoutes,
+  usersRoutes,
+];
+
+export function apiRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: "/api/v1" });
+  const kit: RouteKit = { router, deps, auth: requireUser(deps), open: limitByIp(deps) };
+  for (const register of AREAS) register(kit);
+  return router;
+}

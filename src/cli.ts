@@ -1,0 +1,167 @@
+// Operator CLI: npm run cli -- <command> [--options]. Commands that make credentials print them
+// and, with --zuliprc FILE, write a zuliprc the official clients read.
+import { parseArgs } from "node:util";
+import { createDeps } from "./bootstrap";
+import { loadConfig } from "./config";
+import type { Db } from "./db/knex";
+import { findRealmBySubdomain } from "./db/realms";
+import { BOT_TYPE, type RealmRow } from "./db/rows";
+import { upsertSubscriptions } from "./db/subscriptions";
+import { withTransaction } from "./db/transaction";
+import { findUserByEmail, updateUser } from "./db/users";
+import { insertChannel } from "./services/channels";
+import { createRealm, setRealmDeactivated } from "./services/realms";
+import { createBot, createUser, regenerateApiKey, ROLE_NAMES, setUserActive } from "./services/users";
+import { writeZuliprc } from "./services/zuliprc";
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+  migrate
+  create-realm   --subdomain S --name N --owner-email E --owner-name F [--zuliprc FILE]
+  create-user    --realm S --email E --name F [--role owner|administrator|moderator|member|guest] [--zuliprc FILE]
+  create-bot     --realm S --owner-email E --email E --name F [--type incoming-webhook|generic] [--zuliprc FILE]
+  create-channel --realm S --name N [--description D] [--private] [--subscribe E1,E2]
+  regenerate-api-key --realm S --email E [--zuliprc FILE]
+  set-webhook-secret --realm S --email E --secret X   (use --secret '' to clear)
+  deactivate-user | reactivate-user --realm S --email E
+  deactivate-realm | reactivate-realm --realm S
+
+--realm '' (or omitted) means the root-domain organization.`;
+
+type Options = Record<string, string | boolean | undefined>;
+
+function need(opts: Options, name: string): string {
+  const value = opts[name];
+  if (typeof value !== "string") throw new Error(`--${name} is required`);
+  return value;
+}
+
+async function realmOf(db: Db, opts: Options): Promise<RealmRow> {
+  const subdomain = typeof opts.realm === "string" ? opts.realm : "";
+  const realm = await findRealmBySubdomain(db, subdomain);
+  if (!realm) throw new Error(`No organization with subdomain '${subdomain}'`);
+  return realm;
+}
+
+function printCredentials(email: string, apiKey: string, site: string, opts: Options): void {
+  process.stdout.write(`email:   ${email}\napi key: ${apiKey}\nsite:    ${site}\n`);
+  if (typeof opts.zuliprc === "string") process.stdout.write(`zuliprc: ${writeZuliprc(opts.zuliprc, email, apiKey, site)}\n`);
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values: opts } = parseArgs({
+    args: rest,
+    options: Object.fromEntries(
+      ["subdomain", "name", "owner-email", "owner-name", "zuliprc", "realm", "email", "role", "type", "description", "subscribe", "secret"].map((n) => [n, { type: "string" as const }])
+        .concat([["private", { type: "boolean" as const }] as never]),
+    ),
+    allowPositionals: false,
+  }) as { values: Options };
+  if (!command || command === "help" || command === "--help") {
+    process.stdout.write(USAGE + "\n");
+    return;
+  }
+  const config = loadConfig();
+  const deps = await createDeps(config, { migrate: true });
+  const { db } = deps;
+  const site = config.externalUrl;
+  try {
+    switch (command) {
+      case "migrate":
+        process.stdout.write("Database is migrated to the latest schema.\n");
+        break;
+      case "create-realm": {
+        const created = await createRealm(db, {
+          subdomain: need(opts, "subdomain"),
+          name: need(opts, "name"),
+          owner: { email: need(opts, "owner-email"), fullName: need(opts, "owner-name") },
+        });
+        const realmSite = created.realm.string_id ? site.replace("://", `://${created.realm.string_id}.`) : site;
+        process.stdout.write(`Created organization '${created.realm.name}' (id ${created.realm.id}).\nOwner:\n`);
+        printCredentials(created.owner.email, created.ownerApiKey, realmSite, opts);
+        break;
+      }
+      case "create-user": {
+        const realm = await realmOf(db, opts);
+        const role = ROLE_NAMES[(opts.role as string) ?? "member"];
+        if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
+        const { user, apiKey } = await createUser(db, realm.id, { email: need(opts, "email"), fullName: need(opts, "name"), role });
+        printCredentials(user.email, apiKey, site, opts);
+        break;
+      }
+      case "create-bot": {
+        const realm = await realmOf(db, opts);
+        const owner = await findUserByEmail(db, realm.id, need(opts, "owner-email"));
+        if (!owner) throw new Error(`No user '${String(opts["owner-email"])}'`);
+        const type = (opts.type as string) ?? "incoming-webhook";
+        const botType = type === "generic" ? BOT_TYPE.generic : type === "incoming-webhook" ? BOT_TYPE.incomingWebhook : NaN;
+        if (Number.isNaN(botType)) throw new Error("--type must be incoming-webhook or generic");
+        const { user, apiKey } = await createBot(db, realm.id, { email: need(opts, "email"), fullName: need(opts, "name"), ownerId: owner.id, botType });
+        printCredentials(user.email, apiKey, site, opts);
+        break;
+      }
+      case "create-channel": {
+        const realm = await realmOf(db, opts);
+        const emails = typeof opts.subscribe === "string" ? opts.subscribe.split(",").filter(Boolean) : [];
+        const stream = await withTransaction(db, async (trx) => {
+          const created = await insertChannel(trx, realm, null, {
+            name: need(opts, "name"),
+            description: (opts.description as string) ?? "",
+            invite_only: Boolean(opts.private),
+          });
+          const ids = [];
+          for (const email of emails) {
+            const user = await findUserByEmail(trx, realm.id, email.trim());
+            if (!user) throw new Error(`No user '${email}'`);
+            ids.push(user.id);
+          }
+          await upsertSubscriptions(trx, ids.map((user_id) => ({ user_id, stream_id: created.id })));
+          return created;
+        });
+        process.stdout.write(`Created channel #${stream.name} (id ${stream.id}).\n`);
+        break;
+      }
+      case "regenerate-api-key": {
+        const realm = await realmOf(db, opts);
+        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
+        if (!user) throw new Error(`No user '${String(opts.email)}'`);
+        printCredentials(user.email, await regenerateApiKey(db, user.id), site, opts);
+        break;
+      }
+      case "set-webhook-secret": {
+        const realm = await realmOf(db, opts);
+        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
+        if (!user || !user.is_bot) throw new Error(`No bot '${String(opts.email)}'`);
+        const secret = need(opts, "secret");
+        await updateUser(db, user.id, { webhook_secret: secret === "" ? null : secret });
+        process.stdout.write(secret === "" ? "Webhook secret cleared.\n" : "Webhook secret set.\n");
+        break;
+      }
+      case "deactivate-user":
+      case "reactivate-user": {
+        const realm = await realmOf(db, opts);
+        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
+        if (!user) throw new Error(`No user '${String(opts.email)}'`);
+        await setUserActive(db, user.id, command === "reactivate-user");
+        process.stdout.write(`${command === "reactivate-user" ? "Reactivated" : "Deactivated"} ${user.email}.\n`);
+        break;
+      }
+      case "deactivate-realm":
+      case "reactivate-realm": {
+        const realm = await setRealmDeactivated(db, (opts.realm as string) ?? "", command === "deactivate-realm");
+        process.stdout.write(`${command === "deactivate-realm" ? "Deactivated" : "Reactivated"} organization '${realm.name}'.\n`);
+        break;
+      }
+      default:
+        throw new Error(`Unknown command '${command}'\n\n${USAGE}`);
+    }
+  } finally {
+    await deps.close();
+  }
+}
+
+run(process.argv.slice(2)).catch((err) => {
+  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

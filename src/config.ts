@@ -1,0 +1,69 @@
+// Environment → one typed Config object. Nothing else reads process.env.
+import path from "node:path";
+
+export interface Config {
+  port: number;
+  host: string;
+  /** mysql://… selects MySQL/MariaDB; undefined selects the embedded SQLite file. */
+  databaseUrl?: string;
+  dataDir: string;
+  uploadsDir: string;
+  redisUrl?: string;
+  /** Public base URL of the server, used in zuliprc files, links and server_settings. */
+  externalUrl: string;
+  /** Host name (without subdomain) that realms' subdomains hang off. */
+  rootDomain: string;
+  rateLimit: { enabled: boolean; userRequests: number; ipRequests: number; windowSeconds: number };
+  limits: {
+    /** Largest non-multipart API request body. */
+    maxBodyBytes: number;
+    /** Largest webhook request body. */
+    maxWebhookBodyBytes: number;
+    /** Largest uploaded file. */
+    maxUploadBytes: number;
+    /** Largest custom emoji image. */
+    maxEmojiBytes: number;
+  };
+  logLevel: string;
+  eventQueueIdleSeconds: number;
+  longPollTimeoutSeconds: number;
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = intFromEnv(env, "PORT", 9991);
+  const dataDir = path.resolve(env.DATA_DIR || "data");
+  const externalUrl = (env.EXTERNAL_URL || `http://localhost:${port}`).replace(/\/$/, "");
+  return {
+    port,
+    host: env.HOST || "0.0.0.0",
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(dataDir, "uploads")),
+    redisUrl: env.REDIS_URL || undefined,
+    externalUrl,
+    rootDomain: (env.ROOT_DOMAIN || new URL(externalUrl).hostname).toLowerCase(),
+    rateLimit: {
+      enabled: env.RATE_LIMITING !== "false",
+      userRequests: intFromEnv(env, "RATE_LIMIT_USER_REQUESTS", 200),
+      ipRequests: intFromEnv(env, "RATE_LIMIT_IP_REQUESTS", 100),
+      windowSeconds: intFromEnv(env, "RATE_LIMIT_WINDOW_SECONDS", 60),
+    },
+    limits: {
+      maxBodyBytes: intFromEnv(env, "MAX_BODY_BYTES", 1024 * 1024),
+      maxWebhookBodyBytes: intFromEnv(env, "MAX_WEBHOOK_BODY_BYTES", 5 * 1024 * 1024),
+      maxUploadBytes: intFromEnv(env, "MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
+      maxEmojiBytes: intFromEnv(env, "MAX_EMOJI_BYTES", 5 * 1024 * 1024),
+    },
+    logLevel: env.LOG_LEVEL || (env.NODE_ENV === "test" ? "silent" : "info"),
+    eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
+    longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
+  };
+}

@@ -1,0 +1,103 @@
+// User groups: system groups per realm (kept in step with roles), named groups and the anonymous
+// groups that store `{direct_members, direct_subgroups}` setting values. Membership is recursive.
+import type { Queryable } from "./knex";
+import { insertReturningId } from "./knex";
+import { nowSeconds } from "./rows";
+
+export interface UserGroupRow {
+  id: number;
+  realm_id: number;
+  name: string | null;
+  description: string;
+  is_system_group: number | boolean;
+  deactivated: number | boolean;
+  creator_id: number | null;
+  date_created: number | null;
+}
+
+export async function insertGroup(
+  q: Queryable,
+  fields: { realm_id: number; name: string | null; description?: string; is_system_group?: boolean; creator_id?: number | null },
+): Promise<number> {
+  return insertReturningId(q, "user_groups", { description: "", date_created: nowSeconds(), ...fields });
+}
+
+export async function addGroupMembers(q: Queryable, groupId: number, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await q("user_group_members").insert(userIds.map((user_id) => ({ group_id: groupId, user_id })));
+}
+
+export async function addSubgroups(q: Queryable, groupId: number, subgroupIds: number[]): Promise<void> {
+  if (subgroupIds.length === 0) return;
+  await q("user_group_subgroups").insert(subgroupIds.map((subgroup_id) => ({ group_id: groupId, subgroup_id })));
+}
+
+export async function removeUserFromGroups(q: Queryable, userId: number, groupIds: number[]): Promise<void> {
+  if (groupIds.length === 0) return;
+  await q("user_group_members").where({ user_id: userId }).whereIn("group_id", groupIds).delete();
+}
+
+export async function findGroup(q: Queryable, realmId: number, id: number): Promise<UserGroupRow | undefined> {
+  return q<UserGroupRow>("user_groups").where({ realm_id: realmId, id }).first();
+}
+
+export async function findGroupsByIds(q: Queryable, realmId: number, ids: number[]): Promise<UserGroupRow[]> {
+  if (ids.length === 0) return [];
+  return q<UserGroupRow>("user_groups").where({ realm_id: realmId }).whereIn("id", ids);
+}
+
+export async function systemGroupIds(q: Queryable, realmId: number): Promise<Record<string, number>> {
+  const rows = await q<UserGroupRow>("user_groups").where({ realm_id: realmId, is_system_group: true });
+  return Object.fromEntries(rows.map((r) => [r.name as string, r.id]));
+}
+
+export async function directMemberIds(q: Queryable, groupId: number): Promise<number[]> {
+  const rows = await q("user_group_members").where({ group_id: groupId }).select("user_id");
+  return rows.map((r: { user_id: number }) => r.user_id);
+}
+
+export async function directSubgroupIds(q: Queryable, groupId: number): Promise<number[]> {
+  const rows = await q("user_group_subgroups").where({ group_id: groupId }).select("subgroup_id");
+  return rows.map((r: { subgroup_id: number }) => r.subgroup_id);
+}
+
+/** Ids of every group the user belongs to, directly or through subgroups. */
+export async function groupIdsContainingUser(q: Queryable, userId: number): Promise<Set<number>> {
+  const direct = await q("user_group_members").where({ user_id: userId }).select("group_id");
+  const found = new Set<number>(direct.map((r: { group_id: number }) => r.group_id));
+  let frontier = [...found];
+  while (frontier.length > 0) {
+    const parents = await q("user_group_subgroups").whereIn("subgroup_id", frontier).select("group_id");
+    frontier = [];
+    for (const { group_id } of parents as { group_id: number }[]) {
+      if (!found.has(group_id)) {
+        found.add(group_id);
+        frontier.push(group_id);
+      }
+    }
+  }
+  return found;
+}
+
+export async function isUserInGroup(q: Queryable, userId: number, groupId: number | null | undefined): Promise<boolean> {
+  if (groupId === null || groupId === undefined) return false;
+  return (await groupIdsContainingUser(q, userId)).has(groupId);
+}
+
+/** Every user in the group, following subgroups. */
+export async function recursiveMemberIds(q: Queryable, groupId: number): Promise<number[]> {
+  const groups = new Set<number>([groupId]);
+  let frontier = [groupId];
+  while (frontier.length > 0) {
+    const rows = await q("user_group_subgroups").whereIn("group_id", frontier).select("subgroup_id");
+    frontier = [];
+    for (const { subgroup_id } of rows as { subgroup_id: number }[]) {
+      if (!groups.has(subgroup_id)) {
+        groups.add(subgroup_id);
+        frontier.push(subgroup_id);
+      }
+    }
+  }
+  const members = await q("user_group_members").whereIn("group_id", [...groups]).distinct("user_id");
+  return members.map((r: { user_id: number }) => r.user_id);
+}

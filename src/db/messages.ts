@@ -1,0 +1,118 @@
+import type { Knex } from "knex";
+import type { Queryable } from "./knex";
+import { insertReturningId } from "./knex";
+import type { MessageRow } from "./rows";
+
+export const FLAG_BITS = {
+  read: 1,
+  starred: 2,
+  mentioned: 8,
+  wildcard_mentioned: 16,
+  has_alert_word: 64,
+  historical: 128,
+} as const;
+export type FlagName = keyof typeof FLAG_BITS;
+
+export function flagsToNames(bits: number): FlagName[] {
+  return (Object.keys(FLAG_BITS) as FlagName[]).filter((name) => (bits & FLAG_BITS[name]) !== 0);
+}
+
+export async function insertMessage(q: Queryable, row: Omit<MessageRow, "id">): Promise<number> {
+  return insertReturningId(q, "messages", row as unknown as Record<string, unknown>);
+}
+
+export async function insertUserMessages(q: Queryable, messageId: number, rows: { user_id: number; flags: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q("user_messages").insert(rows.map((r) => ({ ...r, message_id: messageId })));
+}
+
+export async function findMessage(q: Queryable, realmId: number, id: number): Promise<MessageRow | undefined> {
+  return q<MessageRow>("messages").where({ realm_id: realmId, id }).first();
+}
+
+export async function findUserMessageFlags(q: Queryable, userId: number, messageId: number): Promise<number | undefined> {
+  const row = await q("user_messages").where({ user_id: userId, message_id: messageId }).first("flags");
+  return row?.flags;
+}
+
+export async function latestMessageId(q: Queryable, realmId: number): Promise<number> {
+  const row = await q("messages").where({ realm_id: realmId }).max<{ m: number | null }[]>({ m: "id" }).first();
+  return Number(row?.m ?? -1);
+}
+
+/** Conditions a narrow reduces to; built by services/narrow.ts. */
+export interface MessageFilter {
+  streamId?: number;
+  topic?: string;
+  senderId?: number;
+  dmKey?: string;
+  onlyDms?: boolean;
+  onlyStreams?: boolean;
+  messageId?: number;
+  requireFlag?: number;
+  /** Read whole channel history (public history), not only the user's own rows. */
+  historical?: boolean;
+}
+
+export interface FetchedMessage extends MessageRow {
+  flags: number | null;
+}
+
+function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.QueryBuilder {
+  if (filter.streamId !== undefined) query.where("m.stream_id", filter.streamId);
+  if (filter.topic !== undefined) query.whereRaw("LOWER(m.topic) = ?", [filter.topic.toLowerCase()]);
+  if (filter.senderId !== undefined) query.where("m.sender_id", filter.senderId);
+  if (filter.dmKey !== undefined) query.where("m.dm_key", filter.dmKey);
+  if (filter.onlyDms) query.where("m.type", "private");
+  if (filter.onlyStreams) query.where("m.type", "stream");
+  if (filter.messageId !== undefined) query.where("m.id", filter.messageId);
+  if (filter.requireFlag !== undefined) query.whereRaw("(um.flags & ?) <> 0", [filter.requireFlag]);
+  return query;
+}
+
+function baseQuery(q: Queryable, realmId: number, userId: number, filter: MessageFilter): Knex.QueryBuilder {
+  const query = q("messages as m").where("m.realm_id", realmId);
+  if (filter.historical) {
+    query.leftJoin("user_messages as um", function () {
+      this.on("um.message_id", "=", "m.id").andOn("um.user_id", "=", q.raw("?", [userId]));
+    });
+  } else {
+    query.join("user_messages as um", "um.message_id", "m.id").where("um.user_id", userId);
+  }
+  return applyFilter(query, filter).select("m.*", "um.flags");
+}
+
+/** Messages around an anchor: `before` ids < anchor (newest first, then reversed) and `after` ids >= anchor. */
+export async function fetchMessageWindow(
+  q: Queryable,
+  realmId: number,
+  userId: number,
+  filter: MessageFilter,
+  anchor: number,
+  before: number,
+  after: number,
+  includeAnchor: boolean,
+): Promise<{ before: FetchedMessage[]; after: FetchedMessage[] }> {
+  const older = before > 0
+    ? await baseQuery(q, realmId, userId, filter).where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before)
+    : [];
+  const newer = after > 0 || includeAnchor
+    ? await baseQuery(q, realmId, userId, filter)
+        .where("m.id", includeAnchor ? ">=" : ">", anchor)
+        .orderBy("m.id", "asc")
+        .limit(after + (includeAnchor ? 1 : 0))
+    : [];
+  return { before: (older as FetchedMessage[]).reverse(), after: newer as FetchedMessage[] };
+}
+
+export async function firstUnreadId(q: Queryable, realmId: number, userId: number, filter: MessageFilter): Promise<number | undefined> {
+  const row = await baseQuery(q, realmId, userId, { ...filter, historical: false })
+    .whereRaw("(um.flags & ?) = 0", [FLAG_BITS.read])
+    .orderBy("m.id", "asc")
+    .first();
+  return row?.id;
+}
+
+export async function userMessageRecipients(q: Queryable, messageId: number): Promise<{ user_id: number; flags: number }[]> {
+  return q("user_messages").where({ message_id: messageId }).select("user_id", "flags");
+}

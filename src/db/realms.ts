@@ -1,0 +1,25 @@
+import type { Queryable } from "./knex";
+import { insertReturningId } from "./knex";
+import type { RealmRow } from "./rows";
+import { nowSeconds } from "./rows";
+
+export async function findRealmBySubdomain(q: Queryable, subdomain: string): Promise<RealmRow | undefined> {
+  return q<RealmRow>("realms").where({ string_id: subdomain }).first();
+}
+
+export async function findRealmById(q: Queryable, id: number): Promise<RealmRow | undefined> {
+  return q<RealmRow>("realms").where({ id }).first();
+}
+
+export async function countRealms(q: Queryable): Promise<number> {
+  const row = await q("realms").count<{ n: number }[]>({ n: "*" }).first();
+  return Number(row?.n ?? 0);
+}
+
+export async function insertRealm(q: Queryable, fields: { string_id: string; name: string; description?: string }): Promise<number> {
+  return insertReturningId(q, "realms", { description: "", ...fields, date_created: nowSeconds() });
+}
+
+export async function updateRealm(q: Queryable, id: number, fields: Partial<RealmRow>): Promise<void> {
+  await q("realms").where({ id }).update(fields);
+}

@@ -1,0 +1,18 @@
+// What the HTTP layer is built from; created once in main.ts (or by the test harness).
+import type { Logger } from "pino";
+import type { Config } from "./config";
+import type { Db } from "./db/knex";
+import type { EventBus } from "./events/bus";
+import type { EventQueues } from "./events/queues";
+import type { RateLimits } from "./http/rateLimit";
+import type { IntegrationRegistry } from "./webhooks/registry";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  bus: EventBus;
+  queues: EventQueues;
+  rateLimits: RateLimits;
+  integrations: IntegrationRegistry;
+}

@@ -1,0 +1,120 @@
+// The one error type of the API, and the catalogue of Zulip error codes we emit.
+// Every code appears once here with its HTTP status; callers use the small factories.
+
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "REQUEST_VARIABLE_MISSING"
+  | "REQUEST_VARIABLE_INVALID"
+  | "REQUEST_CONFUSING_VAR"
+  | "INVALID_JSON"
+  | "INVALID_API_KEY"
+  | "UNAUTHORIZED"
+  | "USER_DEACTIVATED"
+  | "REALM_DEACTIVATED"
+  | "RATE_LIMIT_HIT"
+  | "UNAUTHORIZED_PRINCIPAL"
+  | "STREAM_DOES_NOT_EXIST"
+  | "NOT_FOUND"
+  | "REQUEST_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "INTERNAL_SERVER_ERROR"
+  | "REACTION_ALREADY_EXISTS"
+  | "REACTION_DOES_NOT_EXIST"
+  | "INVITATION_FAILED"
+  | "MISSING_HTTP_EVENT_HEADER"
+  | "UNSUPPORTED_WEBHOOK_EVENT_TYPE"
+  | "ANOMALOUS_WEBHOOK_PAYLOAD"
+  | "INVALID_PAYLOAD"
+  | "INVALID_SIGNATURE"
+  | "PUSH_SERVICE_NOT_CONFIGURED"
+  | "BAD_EVENT_QUEUE_ID";
+
+/** HTTP status for each code when the caller does not pick one. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  REQUEST_VARIABLE_MISSING: 400,
+  REQUEST_VARIABLE_INVALID: 400,
+  REQUEST_CONFUSING_VAR: 400,
+  INVALID_JSON: 400,
+  INVALID_API_KEY: 401,
+  UNAUTHORIZED: 401,
+  USER_DEACTIVATED: 401,
+  REALM_DEACTIVATED: 401,
+  RATE_LIMIT_HIT: 429,
+  UNAUTHORIZED_PRINCIPAL: 400,
+  STREAM_DOES_NOT_EXIST: 400,
+  NOT_FOUND: 404,
+  REQUEST_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL_SERVER_ERROR: 500,
+  REACTION_ALREADY_EXISTS: 400,
+  REACTION_DOES_NOT_EXIST: 400,
+  INVITATION_FAILED: 400,
+  MISSING_HTTP_EVENT_HEADER: 400,
+  // The reference answers unsupported webhook events with 200 so senders keep the hook enabled.
+  UNSUPPORTED_WEBHOOK_EVENT_TYPE: 200,
+  ANOMALOUS_WEBHOOK_PAYLOAD: 400,
+  INVALID_PAYLOAD: 400,
+  INVALID_SIGNATURE: 401,
+  PUSH_SERVICE_NOT_CONFIGURED: 400,
+  BAD_EVENT_QUEUE_ID: 400,
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    msg: string,
+    extra: Record<string, unknown> = {},
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(msg);
+    this.code = code;
+    this.status = options.status ?? ERROR_STATUS[code];
+    this.extra = extra;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const Errors = {
+  badRequest: (msg: string, extra: Record<string, unknown> = {}) => new ApiError("BAD_REQUEST", msg, extra),
+  missingParam: (name: string) =>
+    new ApiError("REQUEST_VARIABLE_MISSING", `Missing '${name}' argument`, { var_name: name }),
+  invalidParam: (name: string, msg: string) => new ApiError("BAD_REQUEST", msg, { var_name: name }),
+  invalidJsonParam: (name: string) =>
+    new ApiError("BAD_REQUEST", `Argument "${name}" is not valid JSON.`, { var_name: name }),
+  confusingVar: (a: string, b: string) =>
+    new ApiError("REQUEST_CONFUSING_VAR", `Can't decide between '${a}' and '${b}' arguments`),
+  malformedJson: () => new ApiError("INVALID_JSON", "Malformed JSON"),
+  notLoggedIn: () =>
+    new ApiError("UNAUTHORIZED", "Not logged in: API authentication or user session required", {}, {
+      headers: { "WWW-Authenticate": 'Basic realm="zulip"' },
+    }),
+  malformedApiKey: () => new ApiError("INVALID_API_KEY", "Malformed API key"),
+  invalidApiKey: () => new ApiError("INVALID_API_KEY", "Invalid API key"),
+  userDeactivated: () => new ApiError("USER_DEACTIVATED", "Account is deactivated"),
+  realmDeactivated: () => new ApiError("REALM_DEACTIVATED", "This organization has been deactivated"),
+  wrongSubdomain: () => new ApiError("BAD_REQUEST", "Account is not associated with this subdomain"),
+  mustBeAdmin: () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator"),
+  mustBeOwner: () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"),
+  mustBeMember: () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization member"),
+  accessDenied: () => new ApiError("BAD_REQUEST", "Access denied", {}, { status: 403 }),
+  notAuthorized: () => new ApiError("BAD_REQUEST", "User not authorized for this query"),
+  streamNameNotFound: (name: string) =>
+    new ApiError("STREAM_DOES_NOT_EXIST", `Channel '${name}' does not exist`, { stream: name }),
+  streamIdNotFound: (id: number | string) =>
+    new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${id}' does not exist`, { stream_id: id }),
+  invalidMessage: () => new ApiError("BAD_REQUEST", "Invalid message(s)"),
+  notFound: (msg = "Endpoint not found") => new ApiError("NOT_FOUND", msg),
+  tooLarge: (what: string, limit: number) =>
+    new ApiError("REQUEST_TOO_LARGE", `${what} is too large: the limit is ${limit} bytes`, { limit }),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", { "retry-after": retryAfterSeconds }, {
+      headers: { "Retry-After": String(Math.ceil(retryAfterSeconds)) },
+    }),
+  webhookBotNotAllowed: () => new ApiError("BAD_REQUEST", "This API is not available to incoming webhook bots."),
+};

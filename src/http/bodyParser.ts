@@ -1,0 +1,91 @@
+// Reads request parameters into ctx.state.rawParams (query string first, body over it).
+// Urlencoded and JSON bodies are read here as bytes so invalid UTF-8 is a 400, not silently
+// replaced; multipart (the JS client sends every POST that way) goes through koa-body/formidable.
+import type { Context, Next } from "koa";
+import { koaBody } from "koa-body";
+import getRawBody from "raw-body";
+import { ApiError, Errors } from "../errors";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export function decodeUtf8(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ApiError("BAD_REQUEST", "Request body is not valid UTF-8");
+  }
+}
+
+/** application/x-www-form-urlencoded → object; a malformed %-sequence or invalid UTF-8 is a 400. */
+export function parseUrlencoded(text: string, what = "Request body"): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!text) return out;
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const rawKey = eq === -1 ? pair : pair.slice(0, eq);
+    const rawValue = eq === -1 ? "" : pair.slice(eq + 1);
+    try {
+      out[decodeURIComponent(rawKey.replace(/\+/g, " "))] = decodeURIComponent(rawValue.replace(/\+/g, " "));
+    } catch {
+      throw new ApiError("BAD_REQUEST", `${what} is not valid: bad percent-encoding or invalid UTF-8`);
+    }
+  }
+  return out;
+}
+
+export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
+  try {
+    return await getRawBody(ctx.req, { limit, length: ctx.get("content-length") || undefined });
+  } catch (err) {
+    const e = err as { type?: string; status?: number };
+    if (e.type === "entity.too.large" || e.status === 413) throw Errors.tooLarge("Request body", limit);
+    throw new ApiError("BAD_REQUEST", "Could not read the request body");
+  }
+}
+
+export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: number; uploadDir: string }) {
+  const multipart = koaBody({
+    multipart: true,
+    urlencoded: false,
+    json: false,
+    text: false,
+    formidable: { maxFileSize: options.maxUploadBytes, maxFieldsSize: options.maxBodyBytes, uploadDir: options.uploadDir, keepExtensions: false },
+    onError: (err: Error) => {
+      const e = err as { httpCode?: number; code?: number };
+      if (e.httpCode === 413 || e.code === 1009 || e.code === 1016) throw Errors.tooLarge("Upload", options.maxUploadBytes);
+      throw new ApiError("BAD_REQUEST", `Malformed multipart body: ${err.message}`);
+    },
+  });
+
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const params: Record<string, unknown> = parseUrlencoded(ctx.querystring, "Query string");
+    const type = ctx.request.type;
+    if (type === "multipart/form-data") {
+      await multipart(ctx, async () => undefined);
+      Object.assign(params, ctx.request.body ?? {});
+    } else if (ctx.method !== "GET" && ctx.method !== "HEAD" && (ctx.request.length ?? 0) > 0 || ctx.get("transfer-encoding")) {
+      const raw = await readRawBody(ctx, options.maxBodyBytes);
+      const text = decodeUtf8(raw);
+      if (type === "application/json") {
+        if (text.trim() !== "") {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            throw Errors.malformedJson();
+          }
+          if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+            throw new ApiError("BAD_REQUEST", "A JSON request body must be an object of parameters");
+          }
+          // Non-string JSON values are kept as their JSON text, as if they had been form-encoded.
+          for (const [k, v] of Object.entries(parsed)) params[k] = typeof v === "string" ? v : JSON.stringify(v);
+        }
+      } else {
+        Object.assign(params, parseUrlencoded(text));
+      }
+    }
+    ctx.state.rawParams = params;
+    await next();
+  };
+}

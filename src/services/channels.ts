@@ -1,0 +1,95 @@
+// Channels: lookup with access rules, creation with the reference's default permission groups.
+import type { Queryable } from "../db/knex";
+import { CHANNEL_GROUP_SETTINGS } from "../db/migrations/20261122000100_core";
+import { systemGroupIds, isUserInGroup } from "../db/groups";
+import { bool, nowSeconds, type RealmRow, type StreamRow, type UserRow } from "../db/rows";
+import { findStreamById, findStreamByName, insertStream } from "../db/streams";
+import { isSubscribed } from "../db/subscriptions";
+import { Errors } from "../errors";
+import { renderMarkdown } from "./markdown";
+import { isAdmin, isGuest } from "./users";
+
+export const MAX_STREAM_NAME_LENGTH = 60;
+export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
+
+/** Default value (system group name) of each channel permission setting. */
+export const CHANNEL_SETTING_DEFAULTS: Record<(typeof CHANNEL_GROUP_SETTINGS)[number], string> = {
+  can_add_subscribers_group: "role:nobody",
+  can_remove_subscribers_group: "role:administrators",
+  can_administer_channel_group: "role:nobody",
+  can_delete_any_message_group: "role:nobody",
+  can_delete_own_message_group: "role:everyone",
+  can_move_messages_out_of_channel_group: "role:nobody",
+  can_move_messages_within_channel_group: "role:nobody",
+  can_send_message_group: "role:everyone",
+  can_subscribe_group: "role:nobody",
+  can_resolve_topics_group: "role:nobody",
+  can_create_topic_group: "role:everyone",
+};
+
+export interface NewChannel {
+  name: string;
+  description?: string;
+  invite_only?: boolean;
+  is_web_public?: boolean;
+  history_public_to_subscribers?: boolean;
+  groupSettings?: Partial<Record<(typeof CHANNEL_GROUP_SETTINGS)[number], number>>;
+  [extra: string]: unknown;
+}
+
+/** Inserts a channel row; validation and permissions are the caller's business. */
+export async function insertChannel(q: Queryable, realm: RealmRow, creator: UserRow | null, input: NewChannel): Promise<StreamRow> {
+  const groups = await systemGroupIds(q, realm.id);
+  const settings: Record<string, number> = {};
+  for (const [name, group] of Object.entries(CHANNEL_SETTING_DEFAULTS)) settings[name] = groups[group];
+  Object.assign(settings, input.groupSettings ?? {});
+  const { groupSettings: _ignored, ...fields } = input;
+  const description = input.description ?? "";
+  const inviteOnly = input.invite_only ?? false;
+  const row = {
+    ...fields,
+    realm_id: realm.id,
+    name: input.name,
+    description,
+    rendered_description: description ? renderMarkdown(description) : "",
+    invite_only: inviteOnly,
+    is_web_public: input.is_web_public ?? false,
+    history_public_to_subscribers: input.history_public_to_subscribers ?? !inviteOnly,
+    creator_id: creator?.id ?? null,
+    date_created: nowSeconds(),
+    ...settings,
+  };
+  const id = await insertStream(q, row);
+  return (await findStreamById(q, realm.id, id))!;
+}
+
+export async function getChannelByNameOrId(q: Queryable, realmId: number, nameOrId: string | number): Promise<StreamRow> {
+  if (typeof nameOrId === "number") {
+    const stream = await findStreamById(q, realmId, nameOrId);
+    if (!stream) throw Errors.streamIdNotFound(nameOrId);
+    return stream;
+  }
+  const stream = await findStreamByName(q, realmId, nameOrId);
+  if (!stream) throw Errors.streamNameNotFound(nameOrId);
+  return stream;
+}
+
+/** Can the user see the channel's metadata and (public) messages? */
+export async function canAccessChannel(q: Queryable, user: UserRow, stream: StreamRow): Promise<boolean> {
+  if (await isSubscribed(q, user.id, stream.id)) return true;
+  if (bool(stream.invite_only)) return isAdmin(user);
+  return !isGuest(user) || bool(stream.is_web_public);
+}
+
+/** The check behind sending a message to a channel. */
+export async function assertCanPostToChannel(q: Queryable, user: UserRow, stream: StreamRow): Promise<void> {
+  if (bool(stream.is_archived)) throw Errors.badRequest(`Not authorized to send to channel '${stream.name}'`);
+  const subscribed = await isSubscribed(q, user.id, stream.id);
+  // Bots post where their owner could; system bots post anywhere.
+  if (!subscribed && !bool(user.is_system_bot)) {
+    if (bool(stream.invite_only) || isGuest(user)) throw Errors.badRequest(`Not authorized to send to channel '${stream.name}'`);
+  }
+  if (!bool(user.is_system_bot) && !(await isUserInGroup(q, user.id, stream.can_send_message_group as number))) {
+    throw Errors.badRequest("You do not have permission to post in this channel.");
+  }
+}

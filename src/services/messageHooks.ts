@@ -1,0 +1,18 @@
+// The points where other features take part in sending a message, kept in one place so
+// messages.ts stays readable: topic policy, rendering (linkifiers), and links to uploads.
+import type { Queryable } from "../db/knex";
+import type { RealmRow, StreamRow, UserRow } from "../db/rows";
+import { renderMarkdown } from "./markdown";
+
+export const messageHooks = {
+  /** Throws when the channel's topic policy refuses this topic. */
+  async checkTopic(_q: Queryable, _ctx: { realm: RealmRow; sender: UserRow; stream: StreamRow; topic: string }): Promise<void> {},
+
+  /** Markdown → HTML for this realm (linkifiers apply here). */
+  async render(_q: Queryable, _realm: RealmRow, content: string): Promise<string> {
+    return renderMarkdown(content);
+  },
+
+  /** Runs in the send transaction after the rows are written (e.g. linking attachments). */
+  async afterInsert(_q: Queryable, _ctx: { realm: RealmRow; sender: UserRow; messageId: number; content: string }): Promise<void> {},
+};

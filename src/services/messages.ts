@@ -1,0 +1,124 @@
+// Sending messages: validation, Markdown, the message row and its per-recipient rows in one
+// transaction; `message` events are returned for the caller to publish after commit.
+import type { Db, Queryable } from "../db/knex";
+import { FLAG_BITS, insertMessage, insertUserMessages } from "../db/messages";
+import { bool, nowSeconds, type MessageRow, type RealmRow, type StreamRow, type UserRow } from "../db/rows";
+import { updateStream } from "../db/streams";
+import { activeSubscriberIds } from "../db/subscriptions";
+import { withTransaction } from "../db/transaction";
+import { findUserByEmail, findUsersByIds } from "../db/users";
+import { Errors } from "../errors";
+import type { Notification } from "../events/bus";
+import { assertCanPostToChannel, getChannelByNameOrId } from "./channels";
+import { formatMessages } from "./messageFormat";
+import { messageHooks } from "./messageHooks";
+
+export const MAX_MESSAGE_LENGTH = 10000;
+export const MAX_TOPIC_LENGTH = 60;
+const TRUNCATION_NOTE = "\n[message truncated]";
+
+/** Over-long content is cut (not refused), as the reference server does. */
+export function normalizeContent(content: string): string {
+  const trimmed = content.replace(/\s+$/, "");
+  if (trimmed.trim().length === 0) throw Errors.badRequest("Message must not be empty");
+  const chars = [...trimmed];
+  if (chars.length <= MAX_MESSAGE_LENGTH) return trimmed;
+  return chars.slice(0, MAX_MESSAGE_LENGTH - TRUNCATION_NOTE.length).join("") + TRUNCATION_NOTE;
+}
+
+/** `(no topic)` and the realm's display name for the empty topic both mean the empty topic. */
+export function normalizeTopic(topic: string, realm: Pick<RealmRow, "empty_topic_display_name">): string {
+  const trimmed = topic.trim();
+  if (trimmed === "(no topic)" || trimmed === realm.empty_topic_display_name) return "";
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw Errors.badRequest("Invalid character in topic, at position " + (trimmed.search(/[\u0000-\u001f\u007f]/) + 1) + "!");
+  const chars = [...trimmed];
+  return chars.length > MAX_TOPIC_LENGTH ? chars.slice(0, MAX_TOPIC_LENGTH - 3).join("") + "..." : trimmed;
+}
+
+export type Destination =
+  | { type: "stream"; stream: string | number; topic: string }
+  | { type: "private"; to: (string | number)[] };
+
+export interface SendInput {
+  realm: RealmRow;
+  sender: UserRow;
+  destination: Destination;
+  content: string;
+  client?: string;
+}
+
+export interface SendResult {
+  id: number;
+  notifications: Notification[];
+}
+
+async function resolveDmRecipients(q: Queryable, realm: RealmRow, sender: UserRow, to: (string | number)[]): Promise<UserRow[]> {
+  if (to.length === 0) throw Errors.badRequest("Message must have recipients");
+  const ids = to.filter((x): x is number => typeof x === "number");
+  const emails = to.filter((x): x is string => typeof x === "string");
+  const users = await findUsersByIds(q, realm.id, ids);
+  if (users.length !== new Set(ids).size) {
+    const found = new Set(users.map((u) => u.id));
+    throw Errors.badRequest(`Invalid user ID ${ids.find((id) => !found.has(id))}`);
+  }
+  for (const email of emails) {
+    const user = await findUserByEmail(q, realm.id, email);
+    if (!user) throw Errors.badRequest(`Invalid email '${email}'`);
+    users.push(user);
+  }
+  for (const user of users) {
+    if (!bool(user.is_active) && user.id !== sender.id) throw Errors.badRequest(`'${user.email}' is no longer using Zulip.`);
+  }
+  const byId = new Map<number, UserRow>([[sender.id, sender]]);
+  for (const user of users) byId.set(user.id, user);
+  return [...byId.values()];
+}
+
+/** Writes the message and everyone's row; must run inside a transaction. */
+export async function sendMessageInTransaction(trx: Queryable, input: SendInput): Promise<SendResult> {
+  const { realm, sender } = input;
+  const content = normalizeContent(input.content);
+  let stream: StreamRow | undefined;
+  let recipients: number[];
+  let participants: UserRow[] = [];
+  let topic = "";
+  if (input.destination.type === "stream") {
+    stream = await getChannelByNameOrId(trx, realm.id, input.destination.stream);
+    await assertCanPostToChannel(trx, sender, stream);
+    topic = normalizeTopic(input.destination.topic, realm);
+    await messageHooks.checkTopic(trx, { realm, sender, stream, topic });
+    recipients = await activeSubscriberIds(trx, stream.id);
+  } else {
+    participants = await resolveDmRecipients(trx, realm, sender, input.destination.to);
+    recipients = participants.map((u) => u.id);
+  }
+  const rendered = await messageHooks.render(trx, realm, content);
+  const row: Omit<MessageRow, "id"> = {
+    realm_id: realm.id,
+    sender_id: sender.id,
+    type: stream ? "stream" : "private",
+    stream_id: stream?.id ?? null,
+    topic,
+    dm_key: stream ? null : participants.map((u) => u.id).sort((a, b) => a - b).join(","),
+    content,
+    rendered_content: rendered,
+    date_sent: nowSeconds(),
+    client: input.client ?? "API",
+  };
+  const id = await insertMessage(trx, row);
+  const flagsFor = (userId: number) => (userId === sender.id ? FLAG_BITS.read : 0);
+  const userRows = [...new Set([...recipients, sender.id])].map((user_id) => ({ user_id, flags: flagsFor(user_id) }));
+  await insertUserMessages(trx, id, userRows);
+  if (stream && stream.first_message_id === null) await updateStream(trx, stream.id, { first_message_id: id });
+  await messageHooks.afterInsert(trx, { realm, sender, messageId: id, content });
+
+  const [message] = await formatMessages(trx, realm, [{ ...row, id, flags: null }], { applyMarkdown: true });
+  const perUser: Record<number, Record<string, unknown>> = {};
+  for (const r of userRows) perUser[r.user_id] = { flags: r.flags & FLAG_BITS.read ? ["read"] : [] };
+  const event = { type: "message", message: { ...message, raw_content: content }, flags: [] };
+  return { id, notifications: [{ realmId: realm.id, userIds: userRows.map((r) => r.user_id), event, perUser }] };
+}
+
+export async function sendMessage(db: Db, input: SendInput): Promise<SendResult> {
+  return withTransaction(db, (trx) => sendMessageInTransaction(trx, input));
+}

@@ -1,0 +1,72 @@
+// Initial state returned by POST /register, one provider per `fetch_event_types` entry.
+// A feature that has state clients need adds its provider here.
+import type { Queryable } from "../db/knex";
+import { latestMessageId } from "../db/messages";
+import { bool, type RealmRow, type UserRow } from "../db/rows";
+import { listRealmStreams } from "../db/streams";
+import { listUserSubscriptions } from "../db/subscriptions";
+import { listRealmUsers } from "../db/users";
+import { formatSubscriptions } from "./channelFormat";
+import { SERVER_CONSTANTS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "./serverInfo";
+import { formatUser, } from "./userFormat";
+import { isAdmin } from "./users";
+
+export interface StateContext {
+  q: Queryable;
+  realm: RealmRow;
+  user: UserRow;
+  externalUrl: string;
+  longPollTimeoutSeconds: number;
+  includeSubscribers: boolean;
+}
+
+type Provider = (ctx: StateContext) => Promise<Record<string, unknown>>;
+
+export const stateProviders: Record<string, Provider> = {
+  async realm({ realm, externalUrl, longPollTimeoutSeconds }) {
+    return {
+      ...SERVER_CONSTANTS,
+      realm_name: realm.name,
+      realm_description: realm.description,
+      realm_url: externalUrl,
+      realm_uri: externalUrl,
+      realm_empty_topic_display_name: realm.empty_topic_display_name,
+      realm_enable_spectator_access: bool(realm.enable_spectator_access),
+      realm_message_retention_days: realm.message_retention_days ?? -1,
+      event_queue_longpoll_timeout_seconds: longPollTimeoutSeconds,
+    };
+  },
+  async message({ q, realm }) {
+    return { max_message_id: await latestMessageId(q, realm.id) };
+  },
+  async subscription({ q, realm, user, includeSubscribers }) {
+    const subs = await listUserSubscriptions(q, user.id);
+    const streams = new Map((await listRealmStreams(q, realm.id)).map((s) => [s.id, s]));
+    const rows = subs.filter((sub) => streams.has(sub.stream_id)).map((sub) => ({ sub, stream: streams.get(sub.stream_id)! }));
+    return { subscriptions: await formatSubscriptions(q, realm, rows, includeSubscribers), unsubscribed: [], never_subscribed: [] };
+  },
+  async realm_user({ q, realm, user }) {
+    const users = await listRealmUsers(q, realm.id);
+    const admin = isAdmin(user);
+    return {
+      realm_users: users.filter((u) => !bool(u.is_bot)).map((u) => formatUser(u, { viewerIsAdmin: admin })),
+      realm_non_active_users: [],
+    };
+  },
+  async realm_bot({ q, realm, user }) {
+    const users = await listRealmUsers(q, realm.id);
+    return { realm_bots: users.filter((u) => bool(u.is_bot) && u.bot_owner_id === user.id).map((u) => formatUser(u)) };
+  },
+};
+
+export async function buildRegisterState(ctx: StateContext, fetchTypes: string[] | null): Promise<Record<string, unknown>> {
+  const state: Record<string, unknown> = {
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+  };
+  for (const [name, provider] of Object.entries(stateProviders)) {
+    if (fetchTypes === null || fetchTypes.includes(name)) Object.assign(state, await provider(ctx));
+  }
+  return state;
+}

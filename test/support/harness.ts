@@ -1,0 +1,130 @@
+// Starts the real app on a real database (fresh SQLite file, or a fresh MySQL database when
+// TEST_DATABASE_URL is set) listening on a loopback port, with a seeded organization.
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import knex from "knex";
+import { createApp } from "../../src/app";
+import { createDeps } from "../../src/bootstrap";
+import { loadConfig, type Config } from "../../src/config";
+import type { AppDeps } from "../../src/deps";
+import { BOT_TYPE, ROLE, type RealmRow, type UserRow } from "../../src/db/rows";
+import { upsertSubscriptions } from "../../src/db/subscriptions";
+import { withTransaction } from "../../src/db/transaction";
+import { insertChannel } from "../../src/services/channels";
+import { createRealm } from "../../src/services/realms";
+import { createBot, createUser } from "../../src/services/users";
+import { ApiClient } from "./client";
+
+export interface TestUser extends UserRow {
+  apiKey: string;
+}
+
+export interface TestServer {
+  url: string;
+  deps: AppDeps;
+  db: AppDeps["db"];
+  config: Config;
+  realm: RealmRow;
+  users: { owner: TestUser; admin: TestUser; moderator: TestUser; member: TestUser; other: TestUser; guest: TestUser; bot: TestUser; genericBot: TestUser };
+  /** Channel `general`: owner, admin, member and other are subscribed. */
+  general: { id: number; name: string };
+  as(user: TestUser): ApiClient;
+  anonymous(): ApiClient;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export const usingMysql = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
+
+async function freshDatabaseUrl(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return { url: undefined, drop: async () => undefined };
+  const name = `sb_test_${process.pid}_${Date.now() % 100000}_${counter++}`;
+  const admin = knex({ client: "mysql2", connection: { uri: base } as never, pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.destroy();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const a = knex({ client: "mysql2", connection: { uri: base } as never, pool: { min: 0, max: 1 } });
+      await a.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await a.destroy();
+    },
+  };
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-"));
+  const database = await freshDatabaseUrl();
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    EXTERNAL_URL: "http://localhost:9991",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: "2",
+    RATE_LIMIT_USER_REQUESTS: "100000",
+    RATE_LIMIT_IP_REQUESTS: "100000",
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const deps = await createDeps(config);
+  const { realm, owner, ownerApiKey } = await createRealm(deps.db, {
+    subdomain: "",
+    name: "Test Org",
+    owner: { email: "owner@test.example", fullName: "Olivia Owner" },
+  });
+  const make = async (email: string, fullName: string, role: number): Promise<TestUser> => {
+    const { user, apiKey } = await createUser(deps.db, realm.id, { email, fullName, role });
+    return { ...user, apiKey };
+  };
+  const admin = await make("admin@test.example", "Adam Admin", ROLE.administrator);
+  const moderator = await make("moderator@test.example", "Mona Moderator", ROLE.moderator);
+  const member = await make("member@test.example", "Mel Member", ROLE.member);
+  const other = await make("other@test.example", "Otto Other", ROLE.member);
+  const guest = await make("guest@test.example", "Gus Guest", ROLE.guest);
+  const bot = await createBot(deps.db, realm.id, { email: "webhook-bot@test.example", fullName: "Webhook Bot", ownerId: owner.id, botType: BOT_TYPE.incomingWebhook });
+  const genericBot = await createBot(deps.db, realm.id, { email: "generic-bot@test.example", fullName: "Generic Bot", ownerId: member.id, botType: BOT_TYPE.generic });
+  const general = await withTransaction(deps.db, async (trx) => {
+    const stream = await insertChannel(trx, realm, owner, { name: "general", description: "Everyone" });
+    await upsertSubscriptions(trx, [owner.id, admin.id, member.id, other.id].map((user_id) => ({ user_id, stream_id: stream.id })));
+    return { id: stream.id, name: stream.name };
+  });
+  const app = createApp(deps);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    deps,
+    db: deps.db,
+    config,
+    realm,
+    users: {
+      owner: { ...owner, apiKey: ownerApiKey },
+      admin,
+      moderator,
+      member,
+      other,
+      guest,
+      bot: { ...bot.user, apiKey: bot.apiKey },
+      genericBot: { ...genericBot.user, apiKey: genericBot.apiKey },
+    },
+    general,
+    as: (user) => new ApiClient(url, user.email, user.apiKey),
+    anonymous: () => new ApiClient(url),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await deps.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
