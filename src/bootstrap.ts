@@ -22,8 +22,8 @@ export async function createDeps(config: Config, options: { migrate?: boolean } 
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
   }
-  const bus = config.redisUrl ? await createRedisBus(config.redisUrl, queues, logger) : createMemoryBus(queues);
-  const rateLimits = createRateLimits(config.rateLimit, redis);
+  const bus = config.redisUrl ? await createRedisBus(config.redisUrl, config.redisPrefix, queues, logger) : createMemoryBus(queues);
+  const rateLimits = createRateLimits(config.rateLimit, redis, config.redisPrefix);
   const integrations = await loadIntegrationsForApp();
   return {
     config,

@@ -19,8 +19,6 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-const CHANNEL = "switchboard:events";
-
 export function createMemoryBus(queues: EventQueues): EventBus {
   return {
     async publish(notifications) {
@@ -30,7 +28,8 @@ export function createMemoryBus(queues: EventQueues): EventBus {
   };
 }
 
-export async function createRedisBus(redisUrl: string, queues: EventQueues, logger: Logger): Promise<EventBus> {
+export async function createRedisBus(redisUrl: string, prefix: string, queues: EventQueues, logger: Logger): Promise<EventBus> {
+  const CHANNEL = `${prefix}:events`;
   const pub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
   const sub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await pub.connect();

@@ -14,10 +14,11 @@ export interface RateLimits {
 export function createRateLimits(
   opts: { enabled: boolean; userRequests: number; ipRequests: number; windowSeconds: number },
   redis?: Redis,
+  redisPrefix = "switchboard",
 ): RateLimits {
   const make = (keyPrefix: string, points: number) =>
     redis
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `sb-rl-${keyPrefix}`, points, duration: opts.windowSeconds })
+      ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${redisPrefix}:rl:${keyPrefix}`, points, duration: opts.windowSeconds })
       : new RateLimiterMemory({ keyPrefix, points, duration: opts.windowSeconds });
   return { byUser: make("user", opts.userRequests), byIp: make("ip", opts.ipRequests), enabled: opts.enabled };
 }

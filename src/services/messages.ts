@@ -115,7 +115,8 @@ export async function sendMessageInTransaction(trx: Queryable, input: SendInput)
   const [message] = await formatMessages(trx, realm, [{ ...row, id, flags: null }], { applyMarkdown: true });
   const perUser: Record<number, Record<string, unknown>> = {};
   for (const r of userRows) perUser[r.user_id] = { flags: r.flags & FLAG_BITS.read ? ["read"] : [] };
-  const event = { type: "message", message: { ...message, raw_content: content }, flags: [] };
+  const { flags: _flags, ...eventMessage } = message; // flags travel beside the message, per recipient
+  const event = { type: "message", message: { ...eventMessage, raw_content: content }, flags: [] };
   return { id, notifications: [{ realmId: realm.id, userIds: userRows.map((r) => r.user_id), event, perUser }] };
 }
 

@@ -36,6 +36,49 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Another server process's worth of app (own queues, limiter, bus) on the same database. */
+export interface SecondServer {
+  url: string;
+  deps: AppDeps;
+  as(user: TestUser): ApiClient;
+  close(): Promise<void>;
+}
+
+async function listen(deps: AppDeps): Promise<{ url: string; server: Server }> {
+  const app = createApp(deps);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+export async function startSecondServer(first: TestServer, env: Record<string, string> = {}): Promise<SecondServer> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: first.config.dataDir,
+    EXTERNAL_URL: first.config.externalUrl,
+    LOG_LEVEL: first.config.logLevel,
+    EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: String(first.config.longPollTimeoutSeconds),
+    RATE_LIMIT_USER_REQUESTS: String(first.config.rateLimit.userRequests),
+    RATE_LIMIT_IP_REQUESTS: String(first.config.rateLimit.ipRequests),
+    ...(first.config.databaseUrl ? { DATABASE_URL: first.config.databaseUrl } : {}),
+    ...(first.config.redisUrl ? { REDIS_URL: first.config.redisUrl, REDIS_PREFIX: first.config.redisPrefix } : {}),
+    ...env,
+  });
+  const deps = await createDeps(config);
+  const { url, server } = await listen(deps);
+  return {
+    url,
+    deps,
+    as: (user) => new ApiClient(url, user.email, user.apiKey),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await deps.close();
+    },
+  };
+}
+
 let counter = 0;
 
 export const usingMysql = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
@@ -70,6 +113,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: "2",
     RATE_LIMIT_USER_REQUESTS: "100000",
     RATE_LIMIT_IP_REQUESTS: "100000",
+    REDIS_PREFIX: `sbtest-${process.pid}-${Date.now()}-${counter}`,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
@@ -95,11 +139,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     await upsertSubscriptions(trx, [owner.id, admin.id, member.id, other.id].map((user_id) => ({ user_id, stream_id: stream.id })));
     return { id: stream.id, name: stream.name };
   });
-  const app = createApp(deps);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, server } = await listen(deps);
   return {
     url,
     deps,
