@@ -1,0 +1,105 @@
+// The operator CLI, run as a real process against the test server's database; the zuliprc it
+// writes is used by the official JS client.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { startTestServer, type TestServer } from "./support/harness";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const zulipInit = require("zulip-js");
+const run = promisify(execFile);
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  const env = {
+    ...process.env,
+    DATA_DIR: server.config.dataDir,
+    EXTERNAL_URL: server.url,
+    LOG_LEVEL: "silent",
+    ...(server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : { DATABASE_URL: "" }),
+  };
+  try {
+    const { stdout, stderr } = await run(process.execPath, [require.resolve("tsx/cli"), "src/cli.ts", ...args], { env, cwd: path.join(__dirname, "..") });
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+describe("npm run cli", () => {
+  it("creates a user, writes a zuliprc that zulip-js can use, and the key works", async () => {
+    const rc = path.join(server.config.dataDir, "zuliprc-carol");
+    const res = await cli("create-user", "--email", "carol@test.example", "--name", "Carol", "--zuliprc", rc);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/api key: [A-Za-z0-9]{32}/);
+    const text = fs.readFileSync(rc, "utf8");
+    expect(text).toMatch(/^\[api\]\nemail=carol@test\.example\nkey=[A-Za-z0-9]{32}\nsite=http:\/\/127\.0\.0\.1:\d+\n$/);
+    const client = await zulipInit({ zuliprc: rc });
+    const me = await client.users.me.getProfile();
+    expect(me).toMatchObject({ result: "success", email: "carol@test.example", role: 400 });
+    // Only the hash is stored.
+    const key = /key=(\w+)/.exec(text)![1];
+    const row = await server.db("users").where({ email: "carol@test.example" }).first();
+    expect(JSON.stringify(row)).not.toContain(key);
+  });
+
+  it("creates an incoming-webhook bot owned by a user", async () => {
+    const res = await cli("create-bot", "--owner-email", "owner@test.example", "--email", "ci-bot@test.example", "--name", "CI Bot");
+    expect(res.code).toBe(0);
+    const row = await server.db("users").where({ email: "ci-bot@test.example" }).first();
+    expect(row).toMatchObject({ bot_type: 2, bot_owner_id: server.users.owner.id });
+  });
+
+  it("creates a channel with subscribers", async () => {
+    const res = await cli("create-channel", "--name", "ops", "--description", "Operations", "--subscribe", "owner@test.example,member@test.example");
+    expect(res.code).toBe(0);
+    const stream = await server.db("streams").where({ name: "ops" }).first();
+    const subs = await server.db("subscriptions").where({ stream_id: stream.id }).pluck("user_id");
+    expect(subs.sort()).toEqual([server.users.owner.id, server.users.member.id].sort());
+  });
+
+  it("regenerates an API key, invalidating the old one", async () => {
+    const rc = path.join(server.config.dataDir, "zuliprc-other");
+    const res = await cli("regenerate-api-key", "--email", "other@test.example", "--zuliprc", rc);
+    expect(res.code).toBe(0);
+    expect((await server.as(server.users.other).get("/users/me")).body.code).toBe("INVALID_API_KEY");
+    const client = await zulipInit({ zuliprc: rc });
+    expect((await client.users.me.getProfile()).result).toBe("success");
+  });
+
+  it("deactivates and reactivates a user", async () => {
+    expect((await cli("deactivate-user", "--email", "moderator@test.example")).code).toBe(0);
+    expect((await server.as(server.users.moderator).get("/users/me")).body.code).toBe("USER_DEACTIVATED");
+    expect((await cli("reactivate-user", "--email", "moderator@test.example")).code).toBe(0);
+    expect((await server.as(server.users.moderator).get("/users/me")).status).toBe(200);
+  });
+
+  it("creates a realm on a subdomain with its owner, and deactivates it", async () => {
+    const res = await cli("create-realm", "--subdomain", "acme", "--name", "Acme", "--owner-email", "boss@acme.example", "--owner-name", "Boss");
+    expect(res.code).toBe(0);
+    const realm = await server.db("realms").where({ string_id: "acme" }).first();
+    const groups = await server.db("user_groups").where({ realm_id: realm.id, is_system_group: true }).pluck("name");
+    expect(groups.sort()).toEqual(["role:administrators", "role:everyone", "role:fullmembers", "role:internet", "role:members", "role:moderators", "role:nobody", "role:owners"]);
+    expect(realm.notification_bot_id).not.toBeNull();
+    expect((await cli("deactivate-realm", "--realm", "acme")).code).toBe(0);
+    expect((await server.db("realms").where({ string_id: "acme" }).first()).deactivated).toBeTruthy();
+  });
+
+  it("fails with a clear message on bad input", async () => {
+    const res = await cli("create-user", "--email", "not-an-email", "--name", "X");
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("Invalid email 'not-an-email'");
+    const unknown = await cli("frobnicate");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("Unknown command 'frobnicate'");
+  });
+});
