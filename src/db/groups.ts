@@ -79,8 +79,44 @@ export async function groupIdsContainingUser(q: Queryable, userId: number): Prom
   return found;
 }
 
+/** Highest (least privileged) role in each system group; membership follows from the role. */
+const SYSTEM_GROUP_MAX_ROLE: Record<string, number> = {
+  "role:nobody": 0,
+  "role:owners": 100,
+  "role:administrators": 200,
+  "role:moderators": 300,
+  "role:fullmembers": 400,
+  "role:members": 400,
+  "role:everyone": 600,
+  "role:internet": 600,
+};
+
+// System groups never change name or meaning, so their id → name is cached per database
+// (keyed by the Knex config object, which transactions share with their pool).
+const systemGroupNamesByDb = new WeakMap<object, Map<number, string>>();
+
+async function systemGroupName(q: Queryable, groupId: number): Promise<string | undefined> {
+  const dbKey = q.client.config as object;
+  if (!systemGroupNamesByDb.has(dbKey)) systemGroupNamesByDb.set(dbKey, new Map());
+  const systemGroupNames = systemGroupNamesByDb.get(dbKey)!;
+  const cached = systemGroupNames.get(groupId);
+  if (cached !== undefined) return cached;
+  const row = await q<UserGroupRow>("user_groups").where({ id: groupId }).first("name", "is_system_group");
+  if (row && row.name && (row.is_system_group === true || row.is_system_group === 1) && row.name in SYSTEM_GROUP_MAX_ROLE) {
+    systemGroupNames.set(groupId, row.name);
+    return row.name;
+  }
+  return undefined;
+}
+
 export async function isUserInGroup(q: Queryable, userId: number, groupId: number | null | undefined): Promise<boolean> {
   if (groupId === null || groupId === undefined) return false;
+  // Fast path: system-group membership is the user's role (kept in step by services/users.ts).
+  const system = await systemGroupName(q, groupId);
+  if (system !== undefined) {
+    const user = await q("users").where({ id: userId }).first("role");
+    return user !== undefined && user.role <= SYSTEM_GROUP_MAX_ROLE[system];
+  }
   return (await groupIdsContainingUser(q, userId)).has(groupId);
 }
 
