@@ -106,7 +106,8 @@ export class EventQueues {
     queue.waiter?.();
   }
 
-  private expireIdle(): void {
+  /** Drops queues nobody has polled for their idle timeout (runs every 30 s). */
+  expireIdle(): void {
     const now = Date.now();
     for (const queue of this.queues.values()) {
       if (!queue.waiter && now - queue.lastAccess > queue.idleTimeoutSeconds * 1000) this.drop(queue);
