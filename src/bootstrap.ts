@@ -2,6 +2,7 @@
 // integrations. Shared by main.ts, the CLI and the test harness.
 import fs from "node:fs";
 import Redis from "ioredis";
+import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import type { AppDeps } from "./deps";
 import { createDb, migrateLatest } from "./db/knex";
@@ -11,10 +12,13 @@ import { createRateLimits } from "./http/rateLimit";
 import { createLogger } from "./logger";
 import { loadIntegrationsForApp } from "./webhooks/startup";
 
-export async function createDeps(config: Config, options: { migrate?: boolean } = {}): Promise<AppDeps & { close(): Promise<void> }> {
+export async function createDeps(
+  config: Config,
+  options: { migrate?: boolean; logDestination?: DestinationStream } = {},
+): Promise<AppDeps & { close(): Promise<void> }> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.mkdirSync(config.uploadsDir, { recursive: true });
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, options.logDestination);
   const db = createDb(config.databaseUrl, config.dataDir);
   if (options.migrate !== false) await migrateLatest(db);
   const queues = new EventQueues(config.longPollTimeoutSeconds);
@@ -24,7 +28,7 @@ export async function createDeps(config: Config, options: { migrate?: boolean } 
   }
   const bus = config.redisUrl ? await createRedisBus(config.redisUrl, config.redisPrefix, queues, logger) : createMemoryBus(queues);
   const rateLimits = createRateLimits(config.rateLimit, redis, config.redisPrefix);
-  const integrations = await loadIntegrationsForApp();
+  const integrations = await loadIntegrationsForApp(config);
   return {
     config,
     db,

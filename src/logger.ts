@@ -15,8 +15,9 @@ export const REDACT_PATHS = [
   "*.webhook_secret",
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } });
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Removes secret query parameters from a URL before it is logged. */

@@ -6,6 +6,7 @@ import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import knex from "knex";
+import type { DestinationStream } from "pino";
 import { createApp } from "../../src/app";
 import { createDeps } from "../../src/bootstrap";
 import { loadConfig, type Config } from "../../src/config";
@@ -102,7 +103,7 @@ async function freshDatabaseUrl(): Promise<{ url: string | undefined; drop: () =
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { logDestination?: DestinationStream } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-"));
   const database = await freshDatabaseUrl();
   const config = loadConfig({
@@ -117,7 +118,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { logDestination: options.logDestination });
   const { realm, owner, ownerApiKey } = await createRealm(deps.db, {
     subdomain: "",
     name: "Test Org",
