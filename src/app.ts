@@ -7,6 +7,7 @@ import { bodyParser } from "./http/bodyParser";
 import { errorHandler } from "./http/errorHandler";
 import { redactUrl } from "./logger";
 import { webhookRouter } from "./webhooks/route";
+import { userFilesRouter } from "./api/userFiles";
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
@@ -36,6 +37,8 @@ export function createApp(deps: AppDeps): Koa {
 
   const webhooks = webhookRouter(deps);
   app.use(webhooks.routes());
+  // Bare /user_uploads/... (the links inside messages) and custom emoji images.
+  app.use(userFilesRouter(deps).routes());
   const api = apiRouter(deps);
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: false }));

@@ -9,6 +9,8 @@ export interface Config {
   dataDir: string;
   uploadsDir: string;
   redisUrl?: string;
+  /** smtp(s)://user:pass@host:port for outgoing mail (invitations); unset = mail is off. Never log it. */
+  smtpUrl?: string;
   /** Namespace for Redis keys and channels, so several deployments (or test runs) can share one Redis. */
   redisPrefix: string;
   /** Public base URL of the server, used in zuliprc files, links and server_settings. */
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     uploadsDir: path.resolve(env.UPLOADS_DIR || path.join(dataDir, "uploads")),
     redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || "switchboard",
     externalUrl,
     rootDomain: (env.ROOT_DOMAIN || new URL(externalUrl).hostname).toLowerCase(),

@@ -8,6 +8,7 @@ import { messagesRoutes } from "./messages";
 import type { RouteKit } from "./routeKit";
 import { serverSettingsRoutes } from "./serverSettings";
 import { usersRoutes } from "./users";
+import { uploadsRoutes } from "./uploads";
 
 const AREAS: ((kit: RouteKit) => void)[] = [
   serverSettingsRoutes,
@@ -15,6 +16,7 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   eventsRoutes,
   channelsRoutes,
   usersRoutes,
+  uploadsRoutes,
 ];
 
 export function apiRouter(deps: AppDeps): Router {

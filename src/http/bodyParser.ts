@@ -1,6 +1,7 @@
 // Reads request parameters into ctx.state.rawParams (query string first, body over it).
 // Urlencoded and JSON bodies are read here as bytes so invalid UTF-8 is a 400, not silently
 // replaced; multipart (the JS client sends every POST that way) goes through koa-body/formidable.
+import fs from "node:fs/promises";
 import type { Context, Next } from "koa";
 import { koaBody } from "koa-body";
 import getRawBody from "raw-body";
@@ -45,12 +46,19 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
 }
 
 export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: number; uploadDir: string }) {
-  const multipart = koaBody({
+  // Built per request so each request knows the temp files formidable opened for it (see removeTempFiles).
+  const multipart = (tempFiles: TempFile[]) => koaBody({
     multipart: true,
     urlencoded: false,
     json: false,
     text: false,
-    formidable: { maxFileSize: options.maxUploadBytes, maxFieldsSize: options.maxBodyBytes, uploadDir: options.uploadDir, keepExtensions: false },
+    formidable: {
+      maxFileSize: options.maxUploadBytes,
+      maxFieldsSize: options.maxBodyBytes,
+      uploadDir: options.uploadDir,
+      keepExtensions: false,
+      onFileBegin: (_name: string, file: unknown) => void tempFiles.push(file as TempFile),
+    },
     onError: (err: Error) => {
       const e = err as { httpCode?: number; code?: number };
       if (e.httpCode === 413 || e.code === 1009 || e.code === 1016) throw Errors.tooLarge("Upload", options.maxUploadBytes);
@@ -59,10 +67,21 @@ export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: numb
   });
 
   return async (ctx: Context, next: Next): Promise<void> => {
+    const tempFiles: TempFile[] = [];
+    try {
+      await parseAndRun(ctx, next, tempFiles);
+    } finally {
+      // Handlers move the files they keep; whatever is still at its temp path (parse errors,
+      // auth failures, endpoints that take no files) is deleted so uploads never pile up on disk.
+      await removeTempFiles(tempFiles);
+    }
+  };
+
+  async function parseAndRun(ctx: Context, next: Next, tempFiles: TempFile[]): Promise<void> {
     const params: Record<string, unknown> = parseUrlencoded(ctx.querystring, "Query string");
     const type = ctx.request.type;
     if (type === "multipart/form-data") {
-      await multipart(ctx, async () => undefined);
+      await multipart(tempFiles)(ctx, async () => undefined);
       Object.assign(params, ctx.request.body ?? {});
     } else if (ctx.method !== "GET" && ctx.method !== "HEAD" && (ctx.request.length ?? 0) > 0 || ctx.get("transfer-encoding")) {
       const raw = await readRawBody(ctx, options.maxBodyBytes);
@@ -87,5 +106,33 @@ export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: numb
     }
     ctx.state.rawParams = params;
     await next();
-  };
+  }
+}
+
+/** What we use of formidable's PersistentFile. */
+interface TempFile {
+  filepath: string;
+  _writeStream?: { closed?: boolean; once(event: "close", fn: () => void): unknown };
+}
+
+/**
+ * formidable unlinks its files itself after a parse error, but may do so before the write stream
+ * has even created the file, which then stays. So: wait for each stream to close, then delete.
+ */
+async function removeTempFiles(files: TempFile[]): Promise<void> {
+  await Promise.all(
+    files.map(async (file) => {
+      const stream = file._writeStream;
+      if (stream && !stream.closed) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000);
+          stream.once("close", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      await fs.rm(file.filepath, { force: true }).catch(() => undefined);
+    }),
+  );
 }

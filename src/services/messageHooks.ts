@@ -2,6 +2,7 @@
 // messages.ts stays readable: topic policy, rendering (linkifiers), and links to uploads.
 import type { Queryable } from "../db/knex";
 import type { RealmRow, StreamRow, UserRow } from "../db/rows";
+import { linkMessageAttachments } from "./attachments";
 import { renderMarkdown } from "./markdown";
 
 export const messageHooks = {
@@ -14,5 +15,7 @@ export const messageHooks = {
   },
 
   /** Runs in the send transaction after the rows are written (e.g. linking attachments). */
-  async afterInsert(_q: Queryable, _ctx: { realm: RealmRow; sender: UserRow; messageId: number; content: string }): Promise<void> {},
+  async afterInsert(q: Queryable, ctx: { realm: RealmRow; sender: UserRow; messageId: number; content: string }): Promise<void> {
+    await linkMessageAttachments(q, ctx);
+  },
 };
