@@ -31,6 +31,8 @@ export interface Config {
   logLevel: string;
   eventQueueIdleSeconds: number;
   longPollTimeoutSeconds: number;
+  /** The reference's WEB_PUBLIC_STREAMS_ENABLED server setting (default on). */
+  webPublicStreamsEnabled: boolean;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -71,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === "test" ? "silent" : "info"),
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
+    webPublicStreamsEnabled: env.WEB_PUBLIC_STREAMS_ENABLED !== "false",
   };
 }

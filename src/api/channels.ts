@@ -1,4 +1,4 @@
-// GET /streams, GET /streams/{id}, GET /get_stream_id, GET /users/me/subscriptions.
+// GET /streams, GET /streams/{id}, GET /get_stream_id. (GET /users/me/subscriptions lives in subscriptions.ts.)
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
@@ -6,7 +6,7 @@ import { bool } from "../db/rows";
 import { findStreamById, findStreamByName, listRealmStreams } from "../db/streams";
 import { listUserSubscriptions } from "../db/subscriptions";
 import { canAccessChannel } from "../services/channels";
-import { formatStreams, formatSubscriptions } from "../services/channelFormat";
+import { formatStreams } from "../services/channelFormat";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 export function channelsRoutes({ router, deps, auth }: RouteKit): void {
@@ -55,14 +55,5 @@ export function channelsRoutes({ router, deps, auth }: RouteKit): void {
     const stream = await findStreamByName(deps.db, realm.id, p.stream);
     if (!stream || !(await canAccessChannel(deps.db, user, stream))) throw Errors.streamNameNotFound(p.stream);
     ok(ctx, { stream_id: stream.id });
-  });
-
-  router.get("/users/me/subscriptions", auth, async (ctx) => {
-    const { realm, user } = actor(ctx);
-    const p = parseParams(ctx, { include_subscribers: P.enum(["true", "false", "partial"] as const).default("false") });
-    const subs = await listUserSubscriptions(deps.db, user.id);
-    const streams = new Map((await listRealmStreams(deps.db, realm.id)).map((s) => [s.id, s]));
-    const rows = subs.filter((sub) => streams.has(sub.stream_id)).map((sub) => ({ sub, stream: streams.get(sub.stream_id)! }));
-    ok(ctx, { subscriptions: await formatSubscriptions(deps.db, realm, rows, p.include_subscribers !== "false") });
   });
 }

@@ -8,6 +8,9 @@ import { messagesRoutes } from "./messages";
 import type { RouteKit } from "./routeKit";
 import { serverSettingsRoutes } from "./serverSettings";
 import { usersRoutes } from "./users";
+import { subscriptionsRoutes } from "./subscriptions";
+import { typingRoutes } from "./typing";
+import { channelFoldersRoutes } from "./channelFolders";
 import { uploadsRoutes } from "./uploads";
 
 const AREAS: ((kit: RouteKit) => void)[] = [
@@ -16,6 +19,9 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   eventsRoutes,
   channelsRoutes,
   usersRoutes,
+  subscriptionsRoutes,
+  typingRoutes,
+  channelFoldersRoutes,
   uploadsRoutes,
 ];
 

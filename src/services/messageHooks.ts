@@ -4,10 +4,13 @@ import type { Queryable } from "../db/knex";
 import type { RealmRow, StreamRow, UserRow } from "../db/rows";
 import { linkMessageAttachments } from "./attachments";
 import { renderMarkdown } from "./markdown";
+import { checkTopicsPolicy } from "./topicsPolicy";
 
 export const messageHooks = {
   /** Throws when the channel's topic policy refuses this topic. */
-  async checkTopic(_q: Queryable, _ctx: { realm: RealmRow; sender: UserRow; stream: StreamRow; topic: string }): Promise<void> {},
+  async checkTopic(_q: Queryable, ctx: { realm: RealmRow; sender: UserRow; stream: StreamRow; topic: string }): Promise<void> {
+    checkTopicsPolicy(ctx.stream, ctx.topic);
+  },
 
   /** Markdown → HTML for this realm (linkifiers apply here). */
   async render(_q: Queryable, _realm: RealmRow, content: string): Promise<string> {

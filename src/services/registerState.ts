@@ -7,9 +7,15 @@ import { listRealmStreams } from "../db/streams";
 import { listUserSubscriptions } from "../db/subscriptions";
 import { listRealmUsers } from "../db/users";
 import { formatSubscriptions } from "./channelFormat";
+import { realmEmojiState } from "./realmEmoji";
+import { listFolders } from "./channelFolders";
 import { SERVER_CONSTANTS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "./serverInfo";
 import { formatUser, } from "./userFormat";
 import { isAdmin } from "./users";
+import { realmProfileFields } from "./profileFields";
+import { FIELD_TYPE_INFO } from "./profileFieldTypes";
+import { realmLinkifiers } from "./linkifiers";
+import { mutedUsersState } from "./mutedUsers";
 
 export interface StateContext {
   q: Queryable;
@@ -18,11 +24,23 @@ export interface StateContext {
   externalUrl: string;
   longPollTimeoutSeconds: number;
   includeSubscribers: boolean;
+  /** The queue's client_capabilities (e.g. linkifier_url_template). */
+  clientCapabilities?: Record<string, boolean>;
 }
 
 type Provider = (ctx: StateContext) => Promise<Record<string, unknown>>;
 
 export const stateProviders: Record<string, Provider> = {
+  async custom_profile_fields({ q, realm }) {
+    return { custom_profile_fields: await realmProfileFields(q, realm.id), custom_profile_field_types: FIELD_TYPE_INFO };
+  },
+  async realm_linkifiers({ q, realm, clientCapabilities }) {
+    // Clients that do not understand URL templates get an empty list, as in the reference.
+    return { realm_linkifiers: clientCapabilities?.linkifier_url_template ? await realmLinkifiers(q, realm.id) : [] };
+  },
+  async muted_users({ q, user }) {
+    return { muted_users: await mutedUsersState(q, user.id) };
+  },
   async realm({ realm, externalUrl, longPollTimeoutSeconds }) {
     return {
       ...SERVER_CONSTANTS,
@@ -53,9 +71,15 @@ export const stateProviders: Record<string, Provider> = {
       realm_non_active_users: [],
     };
   },
+  async channel_folders({ q, realm }) {
+    return { channel_folders: await listFolders(q, realm, true) };
+  },
   async realm_bot({ q, realm, user }) {
     const users = await listRealmUsers(q, realm.id);
     return { realm_bots: users.filter((u) => bool(u.is_bot) && u.bot_owner_id === user.id).map((u) => formatUser(u)) };
+  },
+  async realm_emoji({ q, realm }) {
+    return { realm_emoji: await realmEmojiState(q, realm.id) };
   },
 };
 
