@@ -48,6 +48,7 @@ export function eventsRoutes({ router, deps, auth }: RouteKit): void {
         externalUrl: deps.config.externalUrl,
         longPollTimeoutSeconds: deps.config.longPollTimeoutSeconds,
         includeSubscribers: p.include_subscribers !== "false",
+        clientCapabilities: p.client_capabilities ?? {},
       },
       p.fetch_event_types ?? eventTypes,
     );

@@ -8,6 +8,11 @@ import { messagesRoutes } from "./messages";
 import type { RouteKit } from "./routeKit";
 import { serverSettingsRoutes } from "./serverSettings";
 import { usersRoutes } from "./users";
+import { profileFieldsRoutes } from "./profileFields";
+import { pushDevicesRoutes } from "./pushDevices";
+import { reactionsRoutes } from "./reactions";
+import { linkifiersRoutes } from "./linkifiers";
+import { mutedUsersRoutes } from "./mutedUsers";
 import { subscriptionsRoutes } from "./subscriptions";
 import { typingRoutes } from "./typing";
 import { channelFoldersRoutes } from "./channelFolders";
@@ -19,6 +24,11 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   eventsRoutes,
   channelsRoutes,
   usersRoutes,
+  profileFieldsRoutes,
+  pushDevicesRoutes,
+  reactionsRoutes,
+  linkifiersRoutes,
+  mutedUsersRoutes,
   subscriptionsRoutes,
   typingRoutes,
   channelFoldersRoutes,

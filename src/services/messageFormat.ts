@@ -3,6 +3,7 @@ import type { Queryable } from "../db/knex";
 import { flagsToNames, type FetchedMessage } from "../db/messages";
 import type { RealmRow, UserRow } from "../db/rows";
 import { findUsersByIds } from "../db/users";
+import { reactionsByMessage } from "./reactions";
 
 export interface FormatOptions {
   applyMarkdown: boolean;
@@ -66,6 +67,6 @@ export async function formatMessages(q: Queryable, realm: RealmRow, rows: Fetche
 }
 
 /** Reactions per message id; the reactions feature fills this in once its table exists. */
-export async function loadReactions(_q: Queryable, _messageIds: number[]): Promise<Map<number, unknown[]>> {
-  return new Map();
+export async function loadReactions(q: Queryable, messageIds: number[]): Promise<Map<number, unknown[]>> {
+  return reactionsByMessage(q, messageIds);
 }

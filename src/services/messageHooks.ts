@@ -3,7 +3,8 @@
 import type { Queryable } from "../db/knex";
 import type { RealmRow, StreamRow, UserRow } from "../db/rows";
 import { linkMessageAttachments } from "./attachments";
-import { renderMarkdown } from "./markdown";
+import { renderWithLinkifiers } from "./linkifierMarkdown";
+import { usersWhoMuted } from "../db/mutedUsers";
 import { checkTopicsPolicy } from "./topicsPolicy";
 
 export const messageHooks = {
@@ -13,8 +14,13 @@ export const messageHooks = {
   },
 
   /** Markdown → HTML for this realm (linkifiers apply here). */
-  async render(_q: Queryable, _realm: RealmRow, content: string): Promise<string> {
-    return renderMarkdown(content);
+  async render(q: Queryable, realm: RealmRow, content: string): Promise<string> {
+    return renderWithLinkifiers(q, realm.id, content);
+  },
+
+  /** Recipients whose copy starts out read (they muted the sender). */
+  async autoReadUserIds(q: Queryable, ctx: { sender: UserRow; recipientIds: number[] }): Promise<number[]> {
+    return usersWhoMuted(q, ctx.sender.id, ctx.recipientIds);
   },
 
   /** Runs in the send transaction after the rows are written (e.g. linking attachments). */

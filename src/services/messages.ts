@@ -106,7 +106,8 @@ export async function sendMessageInTransaction(trx: Queryable, input: SendInput)
     client: input.client ?? "API",
   };
   const id = await insertMessage(trx, row);
-  const flagsFor = (userId: number) => (userId === sender.id ? FLAG_BITS.read : 0);
+  const autoRead = new Set(await messageHooks.autoReadUserIds(trx, { sender, recipientIds: recipients }));
+  const flagsFor = (userId: number) => (userId === sender.id || autoRead.has(userId) ? FLAG_BITS.read : 0);
   const userRows = [...new Set([...recipients, sender.id])].map((user_id) => ({ user_id, flags: flagsFor(user_id) }));
   await insertUserMessages(trx, id, userRows);
   if (stream && stream.first_message_id === null) await updateStream(trx, stream.id, { first_message_id: id });

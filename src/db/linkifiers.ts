@@ -1,0 +1,37 @@
+// linkifiers: a realm's ordered regex → URL template rules.
+import type { Queryable } from "./knex";
+import { insertReturningId } from "./knex";
+
+export interface LinkifierRow {
+  id: number;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  example_input: string | null;
+  reverse_template: string | null;
+  alternative_url_templates: string; // JSON list
+  sort_order: number;
+}
+
+export type LinkifierFields = Pick<LinkifierRow, "pattern" | "url_template" | "example_input" | "reverse_template" | "alternative_url_templates">;
+
+export async function listLinkifiers(q: Queryable, realmId: number): Promise<LinkifierRow[]> {
+  return q<LinkifierRow>("linkifiers").where({ realm_id: realmId }).orderBy([{ column: "sort_order" }, { column: "id" }]);
+}
+
+export async function findLinkifier(q: Queryable, realmId: number, id: number): Promise<LinkifierRow | undefined> {
+  return q<LinkifierRow>("linkifiers").where({ realm_id: realmId, id }).first();
+}
+
+export async function insertLinkifier(q: Queryable, realmId: number, fields: LinkifierFields): Promise<number> {
+  const row = await q("linkifiers").where({ realm_id: realmId }).max<{ m: number | null }[]>({ m: "sort_order" }).first();
+  return insertReturningId(q, "linkifiers", { ...fields, realm_id: realmId, sort_order: Number(row?.m ?? -1) + 1 });
+}
+
+export async function updateLinkifier(q: Queryable, id: number, fields: Partial<LinkifierRow>): Promise<void> {
+  await q("linkifiers").where({ id }).update(fields);
+}
+
+export async function deleteLinkifier(q: Queryable, id: number): Promise<void> {
+  await q("linkifiers").where({ id }).delete();
+}

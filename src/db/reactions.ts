@@ -1,0 +1,50 @@
+// reactions rows, plus the realm_emoji lookups reactions need (that table belongs to the
+// custom emoji feature; we only read it).
+import type { Queryable } from "./knex";
+
+export interface ReactionRow {
+  id: number;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface RealmEmojiRef {
+  id: number;
+  name: string;
+  deactivated: number | boolean;
+}
+
+export async function findRealmEmojiById(q: Queryable, realmId: number, id: number): Promise<RealmEmojiRef | undefined> {
+  return q("realm_emoji").where({ realm_id: realmId, id }).select("id", "name", "deactivated").first();
+}
+
+export async function findActiveRealmEmojiByName(q: Queryable, realmId: number, name: string): Promise<RealmEmojiRef | undefined> {
+  return q("realm_emoji").where({ realm_id: realmId, name, deactivated: false }).select("id", "name", "deactivated").first();
+}
+
+export async function findReaction(
+  q: Queryable,
+  where: { message_id: number; emoji_code: string; reaction_type: string; user_id?: number },
+): Promise<ReactionRow | undefined> {
+  return q<ReactionRow>("reactions").where(where).orderBy("id").first();
+}
+
+export async function insertReaction(q: Queryable, row: Omit<ReactionRow, "id">): Promise<void> {
+  await q("reactions").insert(row);
+}
+
+export async function deleteReaction(q: Queryable, id: number): Promise<void> {
+  await q("reactions").where({ id }).delete();
+}
+
+export async function reactionsForMessages(q: Queryable, messageIds: number[]): Promise<ReactionRow[]> {
+  if (messageIds.length === 0) return [];
+  const out: ReactionRow[] = [];
+  for (let i = 0; i < messageIds.length; i += 500) {
+    out.push(...(await q<ReactionRow>("reactions").whereIn("message_id", messageIds.slice(i, i + 500)).orderBy("id")));
+  }
+  return out;
+}
