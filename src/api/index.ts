@@ -17,6 +17,7 @@ import { subscriptionsRoutes } from "./subscriptions";
 import { typingRoutes } from "./typing";
 import { channelFoldersRoutes } from "./channelFolders";
 import { uploadsRoutes } from "./uploads";
+import { realmEmojiRoutes } from "./realmEmoji";
 
 const AREAS: ((kit: RouteKit) => void)[] = [
   serverSettingsRoutes,
@@ -33,6 +34,7 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   typingRoutes,
   channelFoldersRoutes,
   uploadsRoutes,
+  realmEmojiRoutes,
 ];
 
 export function apiRouter(deps: AppDeps): Router {

@@ -1,0 +1,31 @@
+// Custom emoji rows. Deactivated emoji are kept: old messages and reactions still show them.
+import type { Queryable } from "./knex";
+import { insertReturningId } from "./knex";
+
+export interface RealmEmojiRow {
+  id: number;
+  realm_id: number;
+  name: string;
+  deactivated: number | boolean;
+  author_id: number | null;
+  file_name: string;
+  still_file_name: string | null;
+  is_animated: number | boolean;
+  date_created: number;
+}
+
+export async function insertRealmEmoji(q: Queryable, row: Omit<RealmEmojiRow, "id">): Promise<number> {
+  return insertReturningId(q, "realm_emoji", row);
+}
+
+export async function listRealmEmoji(q: Queryable, realmId: number): Promise<RealmEmojiRow[]> {
+  return q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId }).orderBy("id");
+}
+
+export async function findActiveRealmEmojiByName(q: Queryable, realmId: number, name: string): Promise<RealmEmojiRow | undefined> {
+  return q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId, name, deactivated: false }).first();
+}
+
+export async function deactivateRealmEmoji(q: Queryable, id: number): Promise<void> {
+  await q("realm_emoji").where({ id }).update({ deactivated: true });
+}
