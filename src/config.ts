@@ -29,6 +29,8 @@ export interface Config {
     maxEmojiBytes: number;
   };
   logLevel: string;
+  /** Plugin folders for incoming webhooks; undefined → <repo>/integrations. */
+  integrationsDir?: string;
   eventQueueIdleSeconds: number;
   longPollTimeoutSeconds: number;
   /** The reference's WEB_PUBLIC_STREAMS_ENABLED server setting (default on). */
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEmojiBytes: intFromEnv(env, "MAX_EMOJI_BYTES", 5 * 1024 * 1024),
     },
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === "test" ? "silent" : "info"),
+    integrationsDir: env.INTEGRATIONS_DIR ? path.resolve(env.INTEGRATIONS_DIR) : undefined,
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
     webPublicStreamsEnabled: env.WEB_PUBLIC_STREAMS_ENABLED !== "false",

@@ -8,6 +8,8 @@ import { messagesRoutes } from "./messages";
 import type { RouteKit } from "./routeKit";
 import { serverSettingsRoutes } from "./serverSettings";
 import { usersRoutes } from "./users";
+import { integrationsCatalogueRoutes } from "../webhooks/catalogue";
+import { webhookSecretRoutes } from "../webhooks/secretRoute";
 import { profileFieldsRoutes } from "./profileFields";
 import { pushDevicesRoutes } from "./pushDevices";
 import { reactionsRoutes } from "./reactions";
@@ -25,6 +27,8 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   eventsRoutes,
   channelsRoutes,
   usersRoutes,
+  webhookSecretRoutes,
+  integrationsCatalogueRoutes,
   profileFieldsRoutes,
   pushDevicesRoutes,
   reactionsRoutes,

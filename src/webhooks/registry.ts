@@ -1,9 +1,65 @@
-// name → loaded integration, built once at start-up (see loader.ts) and never changed after.
+// The loaded integrations: name → compiled plugin, built once at start-up (loader.ts) and
+// read-only afterwards, plus per-plugin counters of unsupported events (demand signals).
+import type Handlebars from "handlebars";
+import type { ValidateFunction } from "ajv";
+import type { TemplateFn } from "./helpers";
+import type { EventSpec, Manifest } from "./manifest";
+
+export interface TransformContext {
+  event: string;
+  action?: string;
+  options: Record<string, string | undefined>;
+}
+
+/** Optional pure per-plugin computation: payload → extra view fields for the templates. */
+export type TransformFn = (payload: any, context: TransformContext) => Record<string, unknown>;
+
+export interface LoadedEvent {
+  key: string;
+  spec: EventSpec;
+  template?: TemplateFn;
+  topic?: TemplateFn;
+  ignoreWhen?: TemplateFn;
+  validate?: ValidateFunction;
+}
+
+export interface Integration {
+  name: string;
+  dir: string;
+  manifest: Manifest;
+  events: Map<string, LoadedEvent>;
+  defaultTopic: TemplateFn;
+  partials: Record<string, Handlebars.TemplateDelegate>;
+  validate: ValidateFunction;
+  transform?: TransformFn;
+  /** Path of doc.md relative to the repository root, for the catalogue. */
+  docPath: string;
+}
+
 export interface IntegrationRegistry {
-  get(name: string): unknown | undefined;
+  get(name: string): Integration | undefined;
   names(): string[];
+  all(): Integration[];
+  countUnsupported(name: string): number;
+  unsupportedCounts(): Record<string, number>;
+}
+
+export function createRegistry(integrations: Integration[]): IntegrationRegistry {
+  const byName = new Map(integrations.map((i) => [i.name, i]));
+  const unsupported = new Map<string, number>();
+  return {
+    get: (name) => byName.get(name),
+    names: () => [...byName.keys()].sort(),
+    all: () => [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    countUnsupported(name) {
+      const n = (unsupported.get(name) ?? 0) + 1;
+      unsupported.set(name, n);
+      return n;
+    },
+    unsupportedCounts: () => Object.fromEntries(unsupported),
+  };
 }
 
 export function emptyRegistry(): IntegrationRegistry {
-  return { get: () => undefined, names: () => [] };
+  return createRegistry([]);
 }

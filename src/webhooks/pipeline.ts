@@ -1,0 +1,112 @@
+// The pure webhook pipeline: (integration, request) → outcome. No database, no Koa: the route
+// authenticates and delivers; everything about reading and rendering a delivery happens here.
+// Order: signature → body → event → filters → schema → branches → transform → render.
+import type { ErrorObject } from "ajv";
+import { ApiError } from "../errors";
+import { isBranchFilteredOut, isFilteredOut, findEvent, parsePatternList, resolveEvent, type ResolvedEvent } from "./events";
+import { parseWebhookBody } from "./body";
+import { limitMarkdown, limitTopic } from "./markdown";
+import { readPath } from "./paths";
+import type { Integration, LoadedEvent } from "./registry";
+import { verifySignature } from "./signature";
+
+export interface WebhookRequest {
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  query: Record<string, string>;
+  body: Buffer;
+  /** The bot's webhook secret, when one is set; only used if the manifest declares a signature. */
+  secret?: string | null;
+}
+
+export interface RenderedMessage {
+  topic: string;
+  content: string;
+}
+
+export type Outcome =
+  | { kind: "messages"; event: ResolvedEvent; eventKey: string; messages: RenderedMessage[] }
+  | { kind: "ignored"; event?: ResolvedEvent; eventKey?: string; reason: "event ignored" | "filtered" | "branch filtered" | "ignoreWhen" | "empty" }
+  | { kind: "unsupported"; event: ResolvedEvent };
+
+function describeSchemaError(e: ErrorObject): { pointer: string; text: string } {
+  if (e.keyword === "required") {
+    const pointer = `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`;
+    return { pointer, text: `${pointer} is missing` };
+  }
+  const pointer = e.instancePath || "/";
+  return { pointer, text: `${pointer} ${e.message ?? "is invalid"}` };
+}
+
+function checkSchema(integration: Integration, event: LoadedEvent | undefined, payload: unknown): void {
+  const errors: ErrorObject[] = [];
+  if (!integration.validate(payload)) errors.push(...(integration.validate.errors ?? []));
+  if (event?.validate && !event.validate(payload)) errors.push(...(event.validate.errors ?? []));
+  if (errors.length === 0) return;
+  const described = errors.filter((e) => e.keyword !== "if").map(describeSchemaError);
+  const unique = [...new Map(described.map((d) => [d.text, d])).values()].slice(0, 3);
+  throw new ApiError("INVALID_PAYLOAD", `Invalid ${integration.manifest.displayName} payload: ${unique.map((d) => d.text).join("; ")}`, {
+    pointers: unique.map((d) => d.pointer),
+  });
+}
+
+export function urlOptionValues(integration: Integration, query: Record<string, string>): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const option of integration.manifest.urlOptions ?? []) values[option.key] = query[option.key] ?? option.default;
+  return values;
+}
+
+export function runPipeline(integration: Integration, request: WebhookRequest): Outcome {
+  const { manifest } = integration;
+  if (manifest.signature && request.secret) {
+    verifySignature(manifest.signature, request.secret, request.body, request.headers[manifest.signature.header.toLowerCase()]);
+  }
+  const payload = parseWebhookBody(manifest, request.body, request.headers["content-type"] ?? "");
+  if (payload === null || typeof payload !== "object") {
+    throw new ApiError("INVALID_PAYLOAD", `Invalid ${manifest.displayName} payload: / must be a JSON object`, { pointers: ["/"] });
+  }
+  const resolved = resolveEvent(manifest.eventSource, request.headers, payload, manifest.displayName);
+  const event = findEvent(integration, resolved);
+  if (!event) return manifest.unknownEvents === "ignore" ? { kind: "ignored", event: resolved, reason: "event ignored" } : { kind: "unsupported", event: resolved };
+  const ignored = (reason: Extract<Outcome, { kind: "ignored" }>["reason"]): Outcome => ({ kind: "ignored", event: resolved, eventKey: event.key, reason });
+  if (event.spec.ignore) return ignored("event ignored");
+
+  const only = parsePatternList("only_events", request.query.only_events);
+  const exclude = parsePatternList("exclude_events", request.query.exclude_events);
+  if (isFilteredOut(resolved, only, exclude)) return ignored("filtered");
+
+  checkSchema(integration, event, payload);
+
+  const branchPath = event.spec.branchPath === undefined ? manifest.branchPath : event.spec.branchPath;
+  if (branchPath && isBranchFilteredOut(readPath(payload, branchPath), parsePatternList("branches", request.query.branches))) {
+    return ignored("branch filtered");
+  }
+
+  const options = urlOptionValues(integration, request.query);
+  const extra = integration.transform?.(payload, { event: resolved.event, action: resolved.action, options }) ?? {};
+  const view: Record<string, unknown> = { ...(payload as Record<string, unknown>), ...extra };
+  const topicOverride = request.query.topic?.trim() || undefined;
+  const data = {
+    event: resolved.event,
+    action: resolved.action,
+    eventType: resolved.eventType,
+    eventKey: event.key,
+    options,
+    integration: manifest.displayName,
+    topicOverridden: topicOverride !== undefined,
+  };
+  const render = (fn: typeof event.template, v: unknown) => (fn ? fn(v, data, integration.partials) : "");
+  if (event.ignoreWhen && render(event.ignoreWhen, view).trim() !== "") return ignored("ignoreWhen");
+
+  const items = event.spec.each ? readPath(view, event.spec.each) : [view];
+  const views = Array.isArray(items) ? items.map((item) => (item && typeof item === "object" ? { ...view, ...item, item } : { ...view, item })) : [];
+  const messages: RenderedMessage[] = [];
+  for (const v of views) {
+    const content = limitMarkdown(render(event.template, v).replace(/\s+$/, "").replace(/^\s*\n/, ""));
+    if (content.trim() === "") continue;
+    const topic = topicOverride ?? limitTopic(render(event.topic ?? integration.defaultTopic, v));
+    messages.push({ topic: limitTopic(topic), content });
+  }
+  if (messages.length === 0) return ignored("empty");
+  return { kind: "messages", event: resolved, eventKey: event.key, messages };
+}
