@@ -8,7 +8,6 @@ import { listUserSubscriptions } from "../db/subscriptions";
 import { listRealmUsers } from "../db/users";
 import { formatSubscriptions } from "./channelFormat";
 import { realmEmojiState } from "./realmEmoji";
-import { realmEmojiState } from "./realmEmoji";
 import { listFolders } from "./channelFolders";
 import { SERVER_CONSTANTS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "./serverInfo";
 import { formatUser, } from "./userFormat";
@@ -78,9 +77,6 @@ export const stateProviders: Record<string, Provider> = {
   async realm_bot({ q, realm, user }) {
     const users = await listRealmUsers(q, realm.id);
     return { realm_bots: users.filter((u) => bool(u.is_bot) && u.bot_owner_id === user.id).map((u) => formatUser(u)) };
-  },
-  async realm_emoji({ q, realm }) {
-    return { realm_emoji: await realmEmojiState(q, realm.id) };
   },
   async realm_emoji({ q, realm }) {
     return { realm_emoji: await realmEmojiState(q, realm.id) };
