@@ -1,5 +1,6 @@
 // Channel folders: create, list, update, archive, reorder, events, register state, folder_id on channels.
 import { startTestServer, type TestServer, type TestUser } from "../support/harness";
+import type { ApiResponse } from "../support/client";
 import { expectError, snapshot } from "../support/subscriptionHelpers";
 
 let server: TestServer;
@@ -13,7 +14,7 @@ afterAll(async () => {
 const create = (params: Record<string, unknown>, user: TestUser = server.users.admin) => server.as(user).post("/channel_folders/create", params);
 const folderRow = (id: number) => server.db("channel_folders").where({ id }).first();
 
-async function refused(run: () => Promise<{ status: number; body: Record<string, any> }>, status: number, code: string, msg: string): Promise<void> {
+async function refused(run: () => Promise<ApiResponse>, status: number, code: string, msg: string): Promise<void> {
   const before = await snapshot(server);
   const rows = await server.db("channel_folders").orderBy("id");
   expectError(await run(), status, code, msg);

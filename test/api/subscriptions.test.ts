@@ -169,6 +169,25 @@ describe("POST /users/me/subscriptions", () => {
   });
 });
 
+describe("the Python client's wire format", () => {
+  it("accepts add_subscriptions and set_typing_status as zulip-python encodes them (non-strings as JSON)", async () => {
+    const { owner, member } = server.users;
+    const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    const res = await server.as(owner).request("POST", "/users/me/subscriptions", {}, {
+      headers,
+      rawBody: form({ subscriptions: [{ name: "py-room", description: "from python" }], principals: [member.email], authorization_errors_fatal: false }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ subscribed: { [member.id]: ["py-room"] }, already_subscribed: {}, unauthorized: [] });
+    const streamId = (await stream("py-room")).id;
+    const direct = await server.as(member).request("POST", "/typing", {}, { headers, rawBody: form({ op: "start", to: [owner.id] }) });
+    expect(direct.body).toEqual({ result: "success", msg: "" });
+    const channel = await server.as(member).request("POST", "/typing", {}, { headers, rawBody: form({ type: "stream", op: "stop", stream_id: streamId, topic: "py" }) });
+    expect(channel.body).toEqual({ result: "success", msg: "" });
+  });
+});
+
 describe("DELETE /users/me/subscriptions", () => {
   it("unsubscribes the requester and reports channels they were not in", async () => {
     const { member } = server.users;
