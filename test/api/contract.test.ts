@@ -173,7 +173,7 @@ describe("parameters", () => {
       body: form,
     });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as { id: number };
     const row = await server.db("messages").where({ id: body.id }).first();
     expect(row).toMatchObject({ topic: "multipart", content: "sent as multipart" });
   });
@@ -210,7 +210,7 @@ describe("parameters", () => {
   it("refuses invalid UTF-8 in the query string", async () => {
     const res = await fetch(`${server.url}/api/v1/users/me?x=%C3%28`, { headers: { authorization: basic(server.users.member.email, server.users.member.apiKey) } });
     expect(res.status).toBe(400);
-    expect((await res.json()).code).toBe("BAD_REQUEST");
+    expect(((await res.json()) as { code: string }).code).toBe("BAD_REQUEST");
   });
 
   it("refuses a non-numeric path id", async () => {

@@ -172,7 +172,7 @@ describe("POST /users/me/subscriptions", () => {
 describe("the Python client's wire format", () => {
   it("accepts add_subscriptions and set_typing_status as zulip-python encodes them (non-strings as JSON)", async () => {
     const { owner, member } = server.users;
-    const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+    const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
     const headers = { "content-type": "application/x-www-form-urlencoded" };
     const res = await server.as(owner).request("POST", "/users/me/subscriptions", {}, {
       headers,
