@@ -54,8 +54,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     for (const e of validateManifest.errors ?? []) {
       if (e.keyword === "oneOf" || e.keyword === "if") continue;
       const where = e.instancePath || "/";
-      const detail = e.keyword === "additionalProperties" ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : "";
-      problems.add("integration.json", `${where}: ${e.message}${detail}`);
+      const text = e.keyword === "additionalProperties" ? `unknown field '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.message;
+      problems.add("integration.json", `${where}: ${text}`);
     }
     return { problems: problems.lines };
   }

@@ -62,7 +62,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     verifySignature(manifest.signature, request.secret, request.body, request.headers[manifest.signature.header.toLowerCase()]);
   }
   const payload = parseWebhookBody(manifest, request.body, request.headers["content-type"] ?? "");
-  if (payload === null || typeof payload !== "object") {
+  if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
     throw new ApiError("INVALID_PAYLOAD", `Invalid ${manifest.displayName} payload: / must be a JSON object`, { pointers: ["/"] });
   }
   const resolved = resolveEvent(manifest.eventSource, request.headers, payload, manifest.displayName);

@@ -1,0 +1,57 @@
+// Replays the shared reference corpus (../shared/fixtures/<integration>/, with headers, query and
+// content type from each index.json) against every plugin we have: each file must give a 200 with
+// a stored message or a deliberate ignore — never an error, never a 5xx. Skipped when absent.
+import fs from "node:fs";
+import path from "node:path";
+import { loadIntegrations } from "../src/webhooks/loader";
+import { runPipeline } from "../src/webhooks/pipeline";
+import { startTestServer, type TestServer } from "./support/harness";
+import { latestMessageId, messagesSince, postWebhook } from "./support/webhooks";
+
+const ROOT = path.resolve(__dirname, "..");
+const SHARED = path.resolve(ROOT, "..", "shared", "fixtures");
+const integrations = loadIntegrations(path.join(ROOT, "integrations"));
+
+interface IndexEntry {
+  fixture: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  content_type?: string;
+}
+
+const covered = fs.existsSync(SHARED) ? integrations.filter((i) => fs.existsSync(path.join(SHARED, i.name, "index.json"))) : [];
+const describeIf = covered.length > 0 ? describe : describe.skip;
+
+describeIf("shared reference fixtures", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  for (const integration of covered) {
+    const entries: IndexEntry[] = JSON.parse(fs.readFileSync(path.join(SHARED, integration.name, "index.json"), "utf8"));
+    describe(integration.name, () => {
+      for (const entry of entries) {
+        it(entry.fixture, async () => {
+          const body = fs.readFileSync(path.join(SHARED, integration.name, entry.fixture));
+          const contentType = entry.content_type ?? "application/json";
+          const before = await latestMessageId(server);
+          const res = await postWebhook(server, integration.name, { body, contentType, headers: entry.headers, query: { stream: "general", ...entry.query } });
+          const stored = await messagesSince(server, before, server.users.bot.id);
+          expect({ status: res.status, code: res.body.code, msg: res.body.msg }).toEqual({ status: 200, code: undefined, msg: "" });
+          if (stored.length === 0) {
+            // No message is only fine when the plugin deliberately ignores this delivery.
+            const headers = Object.fromEntries(Object.entries({ "content-type": contentType, ...entry.headers }).map(([k, v]) => [k.toLowerCase(), v]));
+            const outcome = runPipeline(integration, { headers, query: entry.query ?? {}, body });
+            expect(outcome.kind).toBe("ignored");
+          }
+        });
+      }
+    });
+  }
+});
+
+if (covered.length === 0) {
+  it.skip("shared fixtures not present", () => undefined);
+}
