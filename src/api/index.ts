@@ -20,6 +20,7 @@ import { typingRoutes } from "./typing";
 import { channelFoldersRoutes } from "./channelFolders";
 import { uploadsRoutes } from "./uploads";
 import { realmEmojiRoutes } from "./realmEmoji";
+import { invitesRoutes } from "./invites";
 
 const AREAS: ((kit: RouteKit) => void)[] = [
   serverSettingsRoutes,
@@ -39,6 +40,7 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   channelFoldersRoutes,
   uploadsRoutes,
   realmEmojiRoutes,
+  invitesRoutes,
 ];
 
 export function apiRouter(deps: AppDeps): Router {

@@ -1,0 +1,42 @@
+// Email invitations and reusable invitation links (one table; `is_multiuse` tells them apart).
+import type { Queryable } from "./knex";
+import { insertReturningId } from "./knex";
+
+export interface InvitationRow {
+  id: number;
+  realm_id: number;
+  is_multiuse: number | boolean;
+  email: string | null;
+  link_key: string | null;
+  invited_by_user_id: number;
+  invited_as: number;
+  invited: number;
+  expiry_date: number | null;
+  notify_referrer_on_join: number | boolean;
+  include_realm_default_subscriptions: number | boolean;
+  stream_ids: string;
+  group_ids: string;
+  welcome_message_custom_text: string | null;
+  revoked: number | boolean;
+}
+
+export async function insertInvitation(q: Queryable, row: Omit<InvitationRow, "id">): Promise<number> {
+  return insertReturningId(q, "invitations", row);
+}
+
+/** Unrevoked, unexpired invitations; optionally only those one user created. */
+export async function listLiveInvitations(q: Queryable, realmId: number, now: number, invitedBy?: number): Promise<InvitationRow[]> {
+  const query = q<InvitationRow>("invitations")
+    .where({ realm_id: realmId, revoked: false })
+    .andWhere((w) => w.whereNull("expiry_date").orWhere("expiry_date", ">", now));
+  if (invitedBy !== undefined) query.andWhere({ invited_by_user_id: invitedBy });
+  return query.orderBy("id");
+}
+
+export async function findInvitation(q: Queryable, realmId: number, id: number, isMultiuse: boolean): Promise<InvitationRow | undefined> {
+  return q<InvitationRow>("invitations").where({ realm_id: realmId, id, is_multiuse: isMultiuse }).first();
+}
+
+export async function revokeInvitation(q: Queryable, id: number): Promise<void> {
+  await q("invitations").where({ id }).update({ revoked: true });
+}
