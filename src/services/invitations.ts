@@ -2,15 +2,14 @@
 // as which role (never above your own), to which channels and groups; listing and revoking.
 import crypto from "node:crypto";
 import type { Db, Queryable } from "../db/knex";
-import { findGroup, isUserInGroup } from "../db/groups";
+import { isUserInGroup } from "../db/groups";
 import { findInvitation, insertInvitation, listLiveInvitations, revokeInvitation, type InvitationRow } from "../db/invitations";
 import { bool, nowSeconds, ROLE, type RealmRow, type UserRow } from "../db/rows";
-import { findStreamById } from "../db/streams";
 import { withTransaction } from "../db/transaction";
 import { findUserByEmail, listRealmUsers } from "../db/users";
 import { ApiError, Errors } from "../errors";
 import type { Notification } from "../events/bus";
-import { canAccessChannel } from "./channels";
+import { checkInviteRole, checkTargets, isValidEmail, parseInviteeEmails } from "./inviteChecks";
 import { isAdmin, isGuest } from "./users";
 
 export const INVITE_ROLES = [ROLE.owner, ROLE.administrator, ROLE.moderator, ROLE.member, ROLE.guest] as const;
@@ -42,58 +41,6 @@ function newLinkKey(): string {
 
 export function invitationLink(externalUrl: string, key: string): string {
   return `${externalUrl}/join/${key}/`;
-}
-
-/** Comma/newline separated; `Name <addr>` is accepted; duplicates dropped (case-insensitively). */
-export function parseInviteeEmails(raw: string): string[] {
-  const seen = new Map<string, string>();
-  for (let part of raw.split(/[,\n]/)) {
-    part = part.trim();
-    const angled = /<([^<>]*)>\s*$/.exec(part);
-    if (angled) part = angled[1].trim();
-    if (part !== "" && !seen.has(part.toLowerCase())) seen.set(part.toLowerCase(), part);
-  }
-  return [...seen.values()];
-}
-
-function isValidEmail(email: string): boolean {
-  return email.length <= 254 && /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;".]+$/.test(email);
-}
-
-/** Roles with equal or stricter restrictions than one's own only. */
-function checkInviteRole(user: UserRow, inviteAs: number): void {
-  if (isGuest(user) || inviteAs < user.role) throw insufficient();
-}
-
-async function canAddSubscribers(q: Queryable, realm: RealmRow, user: UserRow, stream: Record<string, unknown>): Promise<boolean> {
-  if (isAdmin(user)) return true;
-  for (const groupId of [realm.can_add_subscribers_group, stream.can_add_subscribers_group, stream.can_administer_channel_group]) {
-    if (await isUserInGroup(q, user.id, groupId as number | null)) return true;
-  }
-  return false;
-}
-
-async function checkTargets(q: Queryable, realm: RealmRow, user: UserRow, options: InviteOptions): Promise<void> {
-  const streams = [];
-  for (const id of options.streamIds) {
-    const stream = await findStreamById(q, realm.id, id);
-    if (!stream || bool(stream.is_archived) || !(await canAccessChannel(q, user, stream))) {
-      throw Errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`);
-    }
-    streams.push(stream);
-  }
-  for (const stream of streams) {
-    // Default channels are always fine; others need permission to subscribe other users.
-    if (!bool(stream.is_default_stream) && !(await canAddSubscribers(q, realm, user, stream))) {
-      throw Errors.badRequest("You do not have permission to subscribe other users to channels.");
-    }
-  }
-  for (const id of options.groupIds) {
-    const group = await findGroup(q, realm.id, id);
-    if (!group || group.name === null || bool(group.deactivated)) throw Errors.badRequest("Invalid user group");
-    const mayManage = isAdmin(user) || group.creator_id === user.id || (await isUserInGroup(q, user.id, realm.can_manage_all_groups as number | null));
-    if (bool(group.is_system_group) || !mayManage) throw insufficient();
-  }
 }
 
 function rowFields(realm: RealmRow, user: UserRow, options: InviteOptions, now: number) {

@@ -207,3 +207,41 @@ describe("DELETE /attachments/{id}", () => {
     expect((await getRaw(server, member, up.body.uri)).status).toBe(404);
   });
 });
+
+describe("non-ASCII file names", () => {
+  it("keeps the original name, percent-encodes the URL, and links either spelling in messages", async () => {
+    const { member, other } = server.users;
+    const res = await upload(server, member, [{ field: "file", name: "résumé ñ.txt", data: "cv" }]);
+    expect(res.status).toBe(200);
+    expect(res.body.filename).toBe("résumé ñ.txt");
+    expect(res.body.uri).toMatch(/\/r%C3%A9sum%C3%A9-%C3%B1\.txt$/);
+    expect((await getRaw(server, member, res.body.uri)).bytes.toString()).toBe("cv");
+    const decoded = decodeURI(res.body.uri);
+    const sent = await server.as(member).post("/messages", { type: "stream", to: "general", topic: "cv", content: `[cv](${decoded})` });
+    const links = await server.db("attachment_messages").where({ message_id: sent.body.id });
+    expect(links).toHaveLength(1);
+    expect((await getRaw(server, other, res.body.uri)).status).toBe(200);
+  });
+});
+
+describe("zulip-js", () => {
+  it("uploads with the client's own FormData and fetch, then lists and deletes with callEndpoint", async () => {
+    // zulip-js posts multipart bodies built with these two (see node_modules/zulip-js/lib/api.js).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const helper = require("zulip-js/lib/helper");
+    const { zulipJs } = await import("../support/zulipJs");
+    const { member } = server.users;
+    const client = await zulipJs(server, member);
+    const form = new helper.FormData();
+    form.append("file", Buffer.from("from zulip-js"), { filename: "js.txt", contentType: "text/plain" });
+    const response = await helper.fetch(`${client.config.apiURL}/user_uploads`, { method: "POST", body: form, headers: { Authorization: authHeader(member) } });
+    const uploaded = await response.json();
+    expect(uploaded).toMatchObject({ result: "success", filename: "js.txt" });
+
+    const list = await client.callEndpoint("/attachments", "GET", {});
+    const entry = list.attachments.find((a: { path_id: string }) => `/user_uploads/${a.path_id}` === uploaded.uri);
+    expect(entry).toMatchObject({ name: "js.txt", size: 13, message_ids: [] });
+    expect(list.upload_space_used).toBeGreaterThanOrEqual(13);
+    expect(await client.callEndpoint(`/attachments/${entry.id}`, "DELETE", {})).toEqual({ result: "success", msg: "" });
+  });
+});
