@@ -16,6 +16,7 @@ import { realmProfileFields } from "./profileFields";
 import { FIELD_TYPE_INFO } from "./profileFieldTypes";
 import { realmLinkifiers } from "./linkifiers";
 import { mutedUsersState } from "./mutedUsers";
+import { userProfileExtras } from "./userProfileExtras";
 
 export interface StateContext {
   q: Queryable;
@@ -66,8 +67,10 @@ export const stateProviders: Record<string, Provider> = {
   async realm_user({ q, realm, user }) {
     const users = await listRealmUsers(q, realm.id);
     const admin = isAdmin(user);
+    const humans = users.filter((u) => !bool(u.is_bot));
+    const extras = await userProfileExtras(q, realm, humans, true); // profile_data, as the reference sends
     return {
-      realm_users: users.filter((u) => !bool(u.is_bot)).map((u) => formatUser(u, { viewerIsAdmin: admin })),
+      realm_users: humans.map((u) => ({ ...formatUser(u, { viewerIsAdmin: admin }), ...(extras.get(u.id) ?? {}) })),
       realm_non_active_users: [],
     };
   },

@@ -175,6 +175,8 @@ describe("PATCH / DELETE /users/me/profile_data", () => {
     expect(all.body.members.find((u: any) => u.user_id === member.id).profile_data).toEqual(me.body.profile_data);
     expect(all.body.members.find((u: any) => u.user_id === other.id).profile_data).toEqual({});
     expect((await server.as(other).get(`/users/${member.id}`)).body.user.profile_data).toBeUndefined();
+    const registered = await server.as(other).post("/register", { fetch_event_types: ["realm_user"] });
+    expect(registered.body.realm_users.find((u: any) => u.user_id === member.id).profile_data).toEqual(me.body.profile_data);
 
     const events = await server.as(other).get("/events", { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true });
     expect(events.body.events).toHaveLength(8);
