@@ -166,3 +166,11 @@ export function loadIntegrations(integrationsDir: string, repoRoot = path.dirnam
   if (problems.length > 0) throw new IntegrationLoadError(problems);
   return loaded;
 }
+
+/** Loads a single plugin folder (authoring tools); throws IntegrationLoadError on any problem. */
+export function loadIntegrationFolder(dir: string, repoRoot = path.dirname(path.dirname(dir))): Integration {
+  const base = path.relative(repoRoot, dir).split(path.sep).join("/");
+  const result = loadOne(dir, base, repoRoot);
+  if (!result.integration) throw new IntegrationLoadError(result.problems);
+  return result.integration;
+}

@@ -1,0 +1,65 @@
+// npm run check-integrations — loads every plugin exactly as the server does (exit 1 with one line
+// per problem), then prints a table: name, events, fixtures, doc, plus coverage warnings.
+import fs from "node:fs";
+import path from "node:path";
+import { findEvent, resolveEvent } from "../webhooks/events";
+import { loadFixtureCases, orphanFixtureFolders } from "../webhooks/fixtures";
+import { IntegrationLoadError, loadIntegrations } from "../webhooks/loader";
+import type { Integration } from "../webhooks/registry";
+import { repoRoot } from "../webhooks/startup";
+
+function coverage(integration: Integration, fixturesDir: string): { fixtures: number; missingExpected: string[]; unexercised: string[] } {
+  const cases = loadFixtureCases(fixturesDir, integration);
+  const seen = new Set<string>();
+  for (const c of cases) {
+    const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    try {
+      const e = findEvent(integration, resolveEvent(integration.manifest.eventSource, headers, c.payload, integration.manifest.displayName));
+      if (e) seen.add(e.key);
+    } catch {
+      /* error cases */
+    }
+  }
+  return {
+    fixtures: cases.length,
+    missingExpected: cases.filter((c) => !c.expected).map((c) => c.name),
+    unexercised: [...integration.events.keys()].filter((k) => !seen.has(k)),
+  };
+}
+
+function main(): void {
+  const root = repoRoot();
+  const fixturesDir = path.join(root, "fixtures");
+  let integrations: Integration[];
+  try {
+    integrations = loadIntegrations(path.join(root, "integrations"), root);
+  } catch (err) {
+    if (err instanceof IntegrationLoadError) {
+      process.stderr.write(err.problems.join("\n") + "\n");
+      process.exit(1);
+    }
+    throw err;
+  }
+  const rows = [["name", "display name", "events", "fixtures", "doc"]];
+  const warnings: string[] = [];
+  for (const i of integrations) {
+    const cov = coverage(i, fixturesDir);
+    const doc = fs.existsSync(path.join(i.dir, i.manifest.docs ?? "doc.md"));
+    rows.push([i.name, i.manifest.displayName, String(i.events.size), String(cov.fixtures), doc ? "yes" : "NO"]);
+    if (cov.fixtures === 0) warnings.push(`${i.name}: no fixtures in fixtures/${i.name}/`);
+    if (cov.missingExpected.length) warnings.push(`${i.name}: no .expected.json for ${cov.missingExpected.join(", ")} (run UPDATE_FIXTURES=1 npx jest test/integrations -t ${i.name})`);
+    if (cov.unexercised.length) warnings.push(`${i.name}: no fixture exercises event(s) ${cov.unexercised.join(", ")}`);
+  }
+  for (const orphan of orphanFixtureFolders(fixturesDir, integrations.map((i) => i.name))) warnings.push(`fixtures/${orphan}: no integration with that name`);
+  const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
+  const line = (r: string[]) => r.map((cell, col) => cell.padEnd(widths[col])).join("  ").trimEnd();
+  process.stdout.write([line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n") + "\n");
+  if (warnings.length > 0) {
+    process.stdout.write(`\n${warnings.map((w) => `warning: ${w}`).join("\n")}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stdout.write(`\n${integrations.length} integration(s) OK.\n`);
+  }
+}
+
+main();
