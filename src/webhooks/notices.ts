@@ -19,6 +19,9 @@ export class OwnerNotices {
     const fullKey = `${bot.id}:${key}`;
     const now = Date.now();
     if (now - (this.lastSent.get(fullKey) ?? -Infinity) < NOTICE_INTERVAL_MS) return;
+    if (this.lastSent.size > 10_000) {
+      for (const [k, t] of this.lastSent) if (now - t >= NOTICE_INTERVAL_MS) this.lastSent.delete(k);
+    }
     this.lastSent.set(fullKey, now);
     try {
       const sender = realm.notification_bot_id ? await findUserById(this.deps.db, realm.id, realm.notification_bot_id) : undefined;
