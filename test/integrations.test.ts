@@ -84,6 +84,13 @@ for (const integration of integrations) {
       expect(fs.existsSync(path.join(integration.dir, integration.manifest.docs ?? "doc.md"))).toBe(true);
     });
 
+    it("has a row in the README's integrations table", () => {
+      const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+      if (!readme.includes(`| \`${integration.name}\` |`)) {
+        throw new Error(`README.md has no row for ${integration.name}: add one to the "Integrations" table (name, display name, category, events, URL options)`);
+      }
+    });
+
     it("exercises every event declared in integration.json", () => {
       const seen = new Set<string>();
       for (const c of cases) {
