@@ -19,6 +19,8 @@ export async function createDeps(
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.mkdirSync(config.uploadsDir, { recursive: true });
   const logger = createLogger(config.logLevel, options.logDestination);
+  // Plugins first: a broken integration stops start-up before anything is opened.
+  const integrations = await loadIntegrationsForApp(config);
   const db = createDb(config.databaseUrl, config.dataDir);
   if (options.migrate !== false) await migrateLatest(db);
   const queues = new EventQueues(config.longPollTimeoutSeconds);
@@ -28,7 +30,6 @@ export async function createDeps(
   }
   const bus = config.redisUrl ? await createRedisBus(config.redisUrl, config.redisPrefix, queues, logger) : createMemoryBus(queues);
   const rateLimits = createRateLimits(config.rateLimit, redis, config.redisPrefix);
-  const integrations = await loadIntegrationsForApp(config);
   return {
     config,
     db,
