@@ -109,13 +109,13 @@ async function systemGroupName(q: Queryable, groupId: number): Promise<string | 
   return undefined;
 }
 
-export async function isUserInGroup(q: Queryable, userId: number, groupId: number | null | undefined): Promise<boolean> {
+export async function isUserInGroup(q: Queryable, userId: number, groupId: number | null | undefined, knownRole?: number): Promise<boolean> {
   if (groupId === null || groupId === undefined) return false;
   // Fast path: system-group membership is the user's role (kept in step by services/users.ts).
   const system = await systemGroupName(q, groupId);
   if (system !== undefined) {
-    const user = await q("users").where({ id: userId }).first("role");
-    return user !== undefined && user.role <= SYSTEM_GROUP_MAX_ROLE[system];
+    const role = knownRole ?? (await q("users").where({ id: userId }).first("role"))?.role;
+    return role !== undefined && role <= SYSTEM_GROUP_MAX_ROLE[system];
   }
   return (await groupIdsContainingUser(q, userId)).has(groupId);
 }

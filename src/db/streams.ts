@@ -14,6 +14,11 @@ export async function findStreamByName(q: Queryable, realmId: number, name: stri
   return q<StreamRow>("streams").where({ realm_id: realmId, name_key: streamNameKey(name) }).first();
 }
 
+export async function streamNamesByIds(q: Queryable, ids: number[]): Promise<{ id: number; name: string }[]> {
+  if (ids.length === 0) return [];
+  return q("streams").whereIn("id", ids).select("id", "name");
+}
+
 export async function listRealmStreams(q: Queryable, realmId: number): Promise<StreamRow[]> {
   return q<StreamRow>("streams").where({ realm_id: realmId }).orderBy("id");
 }

@@ -89,7 +89,7 @@ export async function assertCanPostToChannel(q: Queryable, user: UserRow, stream
   if (!subscribed && !bool(user.is_system_bot)) {
     if (bool(stream.invite_only) || isGuest(user)) throw Errors.badRequest(`Not authorized to send to channel '${stream.name}'`);
   }
-  if (!bool(user.is_system_bot) && !(await isUserInGroup(q, user.id, stream.can_send_message_group as number))) {
+  if (!bool(user.is_system_bot) && !(await isUserInGroup(q, user.id, stream.can_send_message_group as number, user.role))) {
     throw Errors.badRequest("You do not have permission to post in this channel.");
   }
 }

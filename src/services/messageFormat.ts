@@ -1,12 +1,15 @@
 // Message rows → the API's message objects (GET /messages, message events).
 import type { Queryable } from "../db/knex";
 import { flagsToNames, type FetchedMessage } from "../db/messages";
-import type { RealmRow, UserRow } from "../db/rows";
+import type { RealmRow, StreamRow, UserRow } from "../db/rows";
+import { streamNamesByIds } from "../db/streams";
 import { findUsersByIds } from "../db/users";
 import { reactionsByMessage } from "./reactions";
 
 export interface FormatOptions {
   applyMarkdown: boolean;
+  /** Rows the caller already holds (a message being sent): saves the lookups. */
+  known?: { users: UserRow[]; streams: Pick<StreamRow, "id" | "name">[]; noReactions: true };
 }
 
 function dmRecipientId(dmKey: string): number {
@@ -24,12 +27,11 @@ export async function formatMessages(q: Queryable, realm: RealmRow, rows: Fetche
     if (row.dm_key) row.dm_key.split(",").forEach((id) => userIds.add(Number(id)));
     if (row.stream_id !== null) streamIds.add(row.stream_id);
   }
-  const users = new Map<number, UserRow>((await findUsersByIds(q, realm.id, [...userIds])).map((u) => [u.id, u]));
-  const streams = new Map<number, string>();
-  if (streamIds.size > 0) {
-    for (const s of await q("streams").whereIn("id", [...streamIds]).select("id", "name")) streams.set(s.id, s.name);
-  }
-  const reactions = await loadReactions(q, rows.map((r) => Number(r.id)));
+  const known = options.known;
+  const userRows = known ? known.users : await findUsersByIds(q, realm.id, [...userIds]);
+  const users = new Map<number, UserRow>(userRows.map((u) => [u.id, u]));
+  const streams = new Map<number, string>((known ? known.streams : await streamNamesByIds(q, [...streamIds])).map((s) => [s.id, s.name]));
+  const reactions = known ? new Map<number, unknown[]>() : await loadReactions(q, rows.map((r) => Number(r.id)));
   return rows.map((row) => {
     const sender = users.get(row.sender_id);
     const base: Record<string, unknown> = {

@@ -113,7 +113,10 @@ export async function sendMessageInTransaction(trx: Queryable, input: SendInput)
   if (stream && stream.first_message_id === null) await updateStream(trx, stream.id, { first_message_id: id });
   await messageHooks.afterInsert(trx, { realm, sender, messageId: id, content });
 
-  const [message] = await formatMessages(trx, realm, [{ ...row, id, flags: null }], { applyMarkdown: true });
+  const [message] = await formatMessages(trx, realm, [{ ...row, id, flags: null }], {
+    applyMarkdown: true,
+    known: { users: stream ? [sender] : participants, streams: stream ? [stream] : [], noReactions: true },
+  });
   const perUser: Record<number, Record<string, unknown>> = {};
   for (const r of userRows) perUser[r.user_id] = { flags: r.flags & FLAG_BITS.read ? ["read"] : [] };
   const { flags: _flags, ...eventMessage } = message; // flags travel beside the message, per recipient
