@@ -4,6 +4,7 @@ import { ok } from "../http/envelope";
 import { Errors } from "../errors";
 import { getMessages, getSingleMessage, type Anchor } from "../services/messageQueries";
 import { sendMessage, type Destination } from "../services/messages";
+import { messageHooks } from "../services/messageHooks";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 /** `to` is a channel name, a channel id, a JSON list of user ids/emails, or comma-separated emails. */
@@ -53,6 +54,13 @@ export function messagesRoutes({ router, deps, auth }: RouteKit): void {
     const result = await sendMessage(deps.db, { realm, sender: user, destination, content: p.content });
     await deps.bus.publish(result.notifications);
     ok(ctx, { id: result.id, automatic_new_visibility_policy: null });
+  });
+
+  // Preview rendering (the Python client's render_message); same Markdown path as sending.
+  router.post("/messages/render", auth, async (ctx) => {
+    const { realm } = actor(ctx);
+    const p = parseParams(ctx, { content: P.string().required() });
+    ok(ctx, { rendered: await messageHooks.render(deps.db, realm, p.content) });
   });
 
   router.get("/messages", auth, async (ctx) => {
