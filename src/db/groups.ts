@@ -61,22 +61,23 @@ export async function directSubgroupIds(q: Queryable, groupId: number): Promise<
   return rows.map((r: { subgroup_id: number }) => r.subgroup_id);
 }
 
+/** Follows subgroup edges breadth-first from `start` (one query per level) and returns every group reached. */
+async function followSubgroupEdges(q: Queryable, start: number[], direction: "up" | "down"): Promise<Set<number>> {
+  const [from, to] = direction === "up" ? ["subgroup_id", "group_id"] : ["group_id", "subgroup_id"];
+  const found = new Set<number>(start);
+  let frontier = [...found];
+  while (frontier.length > 0) {
+    const rows: Record<string, number>[] = await q("user_group_subgroups").whereIn(from, frontier).select(to);
+    frontier = rows.map((r) => r[to]).filter((id) => !found.has(id));
+    frontier.forEach((id) => found.add(id));
+  }
+  return found;
+}
+
 /** Ids of every group the user belongs to, directly or through subgroups. */
 export async function groupIdsContainingUser(q: Queryable, userId: number): Promise<Set<number>> {
   const direct = await q("user_group_members").where({ user_id: userId }).select("group_id");
-  const found = new Set<number>(direct.map((r: { group_id: number }) => r.group_id));
-  let frontier = [...found];
-  while (frontier.length > 0) {
-    const parents = await q("user_group_subgroups").whereIn("subgroup_id", frontier).select("group_id");
-    frontier = [];
-    for (const { group_id } of parents as { group_id: number }[]) {
-      if (!found.has(group_id)) {
-        found.add(group_id);
-        frontier.push(group_id);
-      }
-    }
-  }
-  return found;
+  return followSubgroupEdges(q, direct.map((r: { group_id: number }) => r.group_id), "up");
 }
 
 /** Highest (least privileged) role in each system group; membership follows from the role. */
@@ -122,18 +123,7 @@ export async function isUserInGroup(q: Queryable, userId: number, groupId: numbe
 
 /** Every user in the group, following subgroups. */
 export async function recursiveMemberIds(q: Queryable, groupId: number): Promise<number[]> {
-  const groups = new Set<number>([groupId]);
-  let frontier = [groupId];
-  while (frontier.length > 0) {
-    const rows = await q("user_group_subgroups").whereIn("group_id", frontier).select("subgroup_id");
-    frontier = [];
-    for (const { subgroup_id } of rows as { subgroup_id: number }[]) {
-      if (!groups.has(subgroup_id)) {
-        groups.add(subgroup_id);
-        frontier.push(subgroup_id);
-      }
-    }
-  }
+  const groups = await followSubgroupEdges(q, [groupId], "down");
   const members = await q("user_group_members").whereIn("group_id", [...groups]).distinct("user_id");
   return members.map((r: { user_id: number }) => r.user_id);
 }
