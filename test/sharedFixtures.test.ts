@@ -20,9 +20,9 @@ interface IndexEntry {
 }
 
 const covered = fs.existsSync(SHARED) ? integrations.filter((i) => fs.existsSync(path.join(SHARED, i.name, "index.json"))) : [];
-const describeIf = covered.length > 0 ? describe : describe.skip;
-
-describeIf("shared reference fixtures", () => {
+// Without the corpus (e.g. a clone elsewhere) there is nothing to replay: one visible skip below.
+// (A skipped describe holding beforeAll but no tests is itself an error in Jest.)
+if (covered.length > 0) describe("shared reference fixtures", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
@@ -52,6 +52,4 @@ describeIf("shared reference fixtures", () => {
   }
 });
 
-if (covered.length === 0) {
-  it.skip("shared fixtures not present", () => undefined);
-}
+if (covered.length === 0) it.skip("replays ../shared/fixtures (not present beside this checkout)", () => undefined);
