@@ -30,3 +30,9 @@ export async function insertUser(q: Queryable, row: Omit<UserRow, "id">): Promis
 export async function updateUser(q: Queryable, id: number, fields: Partial<UserRow>): Promise<void> {
   await q("users").where({ id }).update(fields);
 }
+
+/** Everyone in a realm who should receive realm-wide events (active users and bots). */
+export async function activeRealmUserIds(q: Queryable, realmId: number): Promise<number[]> {
+  const rows = await q("users").where({ realm_id: realmId, is_active: true }).select("id");
+  return rows.map((r: { id: number }) => r.id);
+}

@@ -7,7 +7,7 @@ import { withTransaction } from "../db/transaction";
 import { Errors } from "../errors";
 import type { Notification } from "../events/bus";
 import { validateLinkifier, type LinkifierDefinition } from "./linkifierRules";
-import { activeRealmUserIds } from "./realmAudience";
+import { activeRealmUserIds } from "../db/users";
 import { isAdmin } from "./users";
 
 export function formatLinkifier(row: LinkifierRow): Record<string, unknown> {

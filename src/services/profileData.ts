@@ -10,7 +10,7 @@ import type { Notification } from "../events/bus";
 import { renderWithLinkifiers } from "./linkifierMarkdown";
 import { fieldNotFound } from "./profileFields";
 import { normalizeValue, RENDERED_TYPES } from "./profileFieldTypes";
-import { activeRealmUserIds } from "./realmAudience";
+import { activeRealmUserIds } from "../db/users";
 import { isAdmin } from "./users";
 
 export interface ProfileDataItem {

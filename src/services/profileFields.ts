@@ -16,7 +16,7 @@ import { withTransaction } from "../db/transaction";
 import { Errors } from "../errors";
 import type { Notification } from "../events/bus";
 import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPE, normalizeFieldData, SUMMARY_TYPES_EXCLUDED } from "./profileFieldTypes";
-import { activeRealmUserIds } from "./realmAudience";
+import { activeRealmUserIds } from "../db/users";
 import { isAdmin } from "./users";
 
 const MAX_SUMMARY_FIELDS = 2;
