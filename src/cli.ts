@@ -11,7 +11,7 @@ import { withTransaction } from "./db/transaction";
 import { findUserByEmail, updateUser } from "./db/users";
 import { insertChannel } from "./services/channels";
 import { createRealm, setRealmDeactivated } from "./services/realms";
-import { createBot, createUser, regenerateApiKey, ROLE_NAMES, setUserActive } from "./services/users";
+import { changeRole, createBot, createUser, regenerateApiKey, ROLE_NAMES, setUserActive } from "./services/users";
 import { writeZuliprc } from "./services/zuliprc";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -21,6 +21,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   create-user    --realm S --email E --name F [--role owner|administrator|moderator|member|guest] [--zuliprc FILE]
   create-bot     --realm S --owner-email E --email E --name F [--type incoming-webhook|generic] [--zuliprc FILE]
   create-channel --realm S --name N [--description D] [--private] [--subscribe E1,E2]
+  change-role    --realm S --email E --role owner|administrator|moderator|member|guest
   regenerate-api-key --realm S --email E [--zuliprc FILE]
   set-webhook-secret --realm S --email E --secret X   (use --secret '' to clear)
   deactivate-user | reactivate-user --realm S --email E
@@ -120,6 +121,16 @@ async function run(argv: string[]): Promise<void> {
           return created;
         });
         process.stdout.write(`Created channel #${stream.name} (id ${stream.id}).\n`);
+        break;
+      }
+      case "change-role": {
+        const realm = await realmOf(db, opts);
+        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
+        if (!user) throw new Error(`No user '${String(opts.email)}'`);
+        const role = ROLE_NAMES[need(opts, "role")];
+        if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
+        await changeRole(db, realm.id, user.id, role);
+        process.stdout.write(`${user.email} is now ${String(opts.role)}.\n`);
         break;
       }
       case "regenerate-api-key": {

@@ -76,6 +76,21 @@ describe("npm run cli", () => {
     expect((await client.users.me.getProfile()).result).toBe("success");
   });
 
+  it("changes a role, and the system groups follow", async () => {
+    const groupsOf = async () =>
+      (await server.db("user_group_members as m").join("user_groups as g", "g.id", "m.group_id").where({ "m.user_id": server.users.guest.id }).pluck("g.name")).sort();
+    expect(await groupsOf()).toEqual(["role:everyone"]);
+    expect((await cli("change-role", "--email", "guest@test.example", "--role", "administrator")).code).toBe(0);
+    expect(await groupsOf()).toEqual(["role:administrators"]);
+    const me = await server.as(server.users.guest).get("/users/me");
+    expect(me.body).toMatchObject({ role: 200, is_admin: true, is_guest: false });
+    // An administrator may now do what only administrators may.
+    const folder = await server.as(server.users.guest).post("/channel_folders/create", { name: "Admin-made", description: "" });
+    expect(folder.status).toBe(200);
+    expect((await cli("change-role", "--email", "guest@test.example", "--role", "guest")).code).toBe(0);
+    expect(await groupsOf()).toEqual(["role:everyone"]);
+  });
+
   it("deactivates and reactivates a user", async () => {
     expect((await cli("deactivate-user", "--email", "moderator@test.example")).code).toBe(0);
     expect((await server.as(server.users.moderator).get("/users/me")).body.code).toBe("USER_DEACTIVATED");
