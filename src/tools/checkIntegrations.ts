@@ -2,28 +2,17 @@
 // per problem), then prints a table: name, events, fixtures, doc, plus coverage warnings.
 import fs from "node:fs";
 import path from "node:path";
-import { findEvent, resolveEvent } from "../webhooks/events";
-import { loadFixtureCases, orphanFixtureFolders } from "../webhooks/fixtures";
+import { loadFixtureCases, orphanFixtureFolders, unexercisedEvents } from "../webhooks/fixtures";
 import { IntegrationLoadError, loadIntegrations } from "../webhooks/loader";
 import type { Integration } from "../webhooks/registry";
 import { repoRoot } from "../webhooks/startup";
 
 function coverage(integration: Integration, fixturesDir: string): { fixtures: number; missingExpected: string[]; unexercised: string[] } {
   const cases = loadFixtureCases(fixturesDir, integration);
-  const seen = new Set<string>();
-  for (const c of cases) {
-    const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
-    try {
-      const e = findEvent(integration, resolveEvent(integration.manifest.eventSource, headers, c.payload, integration.manifest.displayName));
-      if (e) seen.add(e.key);
-    } catch {
-      /* error cases */
-    }
-  }
   return {
     fixtures: cases.length,
     missingExpected: cases.filter((c) => !c.expected).map((c) => c.name),
-    unexercised: [...integration.events.keys()].filter((k) => !seen.has(k)),
+    unexercised: unexercisedEvents(integration, cases),
   };
 }
 

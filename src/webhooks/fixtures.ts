@@ -3,6 +3,7 @@
 // check-integrations so all three agree on headers, query and body encoding.
 import fs from "node:fs";
 import path from "node:path";
+import { findEvent, resolveEvent } from "./events";
 import type { Integration } from "./registry";
 
 export interface ExpectedMessage {
@@ -86,4 +87,19 @@ export function orphanFixtureFolders(fixturesDir: string, names: string[]): stri
     .readdirSync(fixturesDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && !names.includes(d.name))
     .map((d) => d.name);
+}
+
+/** Manifest event keys that no fixture case exercises (cases that test a missing header or field are skipped). */
+export function unexercisedEvents(integration: Integration, cases: FixtureCase[]): string[] {
+  const seen = new Set<string>();
+  for (const c of cases) {
+    const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    try {
+      const event = findEvent(integration, resolveEvent(integration.manifest.eventSource, headers, c.payload, integration.manifest.displayName));
+      if (event) seen.add(event.key);
+    } catch {
+      /* a case about a missing header or event field */
+    }
+  }
+  return [...integration.events.keys()].filter((key) => !seen.has(key));
 }
