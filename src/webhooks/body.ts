@@ -26,7 +26,8 @@ export function parseWebhookBody(manifest: Manifest, raw: Buffer, contentType: s
     }
     return parseJson(text);
   }
-  if (isJson(type) || (!isForm(type) && /^\s*[[{]/.test(text))) return parseJson(text);
+  // JSON labelled as a form (`curl -d '{…}'` does that) is still JSON: form bodies never start with a raw { or [.
+  if (isJson(type) || /^\s*[[{]/.test(text)) return parseJson(text);
   const form = parseUrlencoded(text);
   if (mode === "form") return form;
   if (form.payload === undefined) throw new ApiError("REQUEST_VARIABLE_MISSING", "Missing 'payload' argument", { var_name: "payload" });
