@@ -195,6 +195,8 @@ describe("renderMessage and the topic", () => {
   it("puts icon_emoji in front, or on its own line before a heading", () => {
     expect(renderMessage({ text: "hi", icon_emoji: ":wave:" })).toBe(":wave: hi");
     expect(renderMessage({ blocks: [{ type: "header", text: { type: "plain_text", text: "Hi" } }], icon_emoji: ":wave:" })).toBe(":wave:\n\n### Hi");
+    expect(renderMessage({ text: "*Deploy* done", icon_emoji: ":rocket:" })).toBe(":rocket: **Deploy** done");
+    expect(renderMessage({ attachments: [{ fields: [{ title: "A", value: "1" }] }], icon_emoji: ":rocket:" })).toBe(":rocket:\n\n* **A**: 1");
     expect(renderMessage({ text: "hi", icon_emoji: "not an emoji" })).toBe("hi");
     expect(renderMessage({ text: null, icon_emoji: ":wave:" })).toBe("");
   });

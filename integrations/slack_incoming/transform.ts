@@ -27,7 +27,7 @@ export function topicFor(channel: unknown): string {
 /** `:zap:` in front of the first line, or on a line of its own when that line is a heading, list…. */
 function withEmoji(markdown: string, emoji: unknown): string {
   if (typeof emoji !== "string" || !/^:[\w+'-]+:$/.test(emoji.trim()) || markdown === "") return markdown;
-  return /^([#>*+|~`-]|\d+[.)]\s)/.test(markdown) ? `${emoji.trim()}\n\n${markdown}` : `${emoji.trim()} ${markdown}`;
+  return /^(#{1,6}\s|>|[*+-]\s|\d+[.)]\s|```|~~~|---|\|)/.test(markdown) ? `${emoji.trim()}\n\n${markdown}` : `${emoji.trim()} ${markdown}`;
 }
 
 export function renderMessage(payload: SlackMessage): string {
