@@ -189,3 +189,10 @@ describe("GET /messages", () => {
     expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Invalid message(s)" });
   });
 });
+
+describe("Markdown", () => {
+  it("renders the global time syntax as a <time> element, escaped", async () => {
+    const res = await server.as(server.users.member).post("/messages/render", { content: 'Deploy at <time:2026-11-22T10:00:00Z>, not <time:"><script>>' });
+    expect(res.body.rendered).toBe('<p>Deploy at <time datetime="2026-11-22T10:00:00Z">2026-11-22T10:00:00Z</time>, not <time datetime="&quot;">&quot;</time>&lt;script&gt;&gt;</p>');
+  });
+});
