@@ -82,9 +82,9 @@ export async function canAccessChannel(q: Queryable, user: UserRow, stream: Stre
 }
 
 /** The check behind sending a message to a channel. */
-export async function assertCanPostToChannel(q: Queryable, user: UserRow, stream: StreamRow): Promise<void> {
+export async function assertCanPostToChannel(q: Queryable, user: UserRow, stream: StreamRow, knownSubscribed?: boolean): Promise<void> {
   if (bool(stream.is_archived)) throw Errors.badRequest(`Not authorized to send to channel '${stream.name}'`);
-  const subscribed = await isSubscribed(q, user.id, stream.id);
+  const subscribed = knownSubscribed ?? (await isSubscribed(q, user.id, stream.id));
   // Bots post where their owner could; system bots post anywhere.
   if (!subscribed && !bool(user.is_system_bot)) {
     if (bool(stream.invite_only) || isGuest(user)) throw Errors.badRequest(`Not authorized to send to channel '${stream.name}'`);

@@ -9,6 +9,9 @@ import { formatMessages } from "./messageFormat";
 
 export type Anchor = number | "newest" | "oldest" | "first_unread";
 
+/** The anchor "newest" resolves to (the reference server uses the same sentinel). */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
+
 interface NarrowTerm {
   operator: string;
   operand: unknown;
@@ -95,11 +98,13 @@ export interface GetMessagesInput {
 export async function getMessages(q: Queryable, realm: RealmRow, user: UserRow, input: GetMessagesInput): Promise<Record<string, unknown>> {
   const filter = await narrowToFilter(q, realm, user, parseNarrow(input.narrow));
   let anchor: number;
-  if (input.anchor === "newest") anchor = (await latestMessageId(q, realm.id)) + 1;
+  // "newest" reads backwards from past any possible id: no need to look up the latest id first.
+  if (input.anchor === "newest") anchor = LARGER_THAN_MAX_MESSAGE_ID;
   else if (input.anchor === "oldest") anchor = 0;
   else if (input.anchor === "first_unread") anchor = (await firstUnreadId(q, realm.id, user.id, filter)) ?? (await latestMessageId(q, realm.id)) + 1;
   else anchor = input.anchor;
-  const window = await fetchMessageWindow(q, realm.id, user.id, filter, anchor, input.numBefore, input.numAfter, input.includeAnchor);
+  const newest = anchor === LARGER_THAN_MAX_MESSAGE_ID;
+  const window = await fetchMessageWindow(q, realm.id, user.id, filter, anchor, input.numBefore, newest ? 0 : input.numAfter, newest ? false : input.includeAnchor);
   const foundAnchor = input.includeAnchor && window.after.length > 0 && Number(window.after[0].id) === anchor;
   const newerWanted = input.numAfter + (foundAnchor ? 1 : 0);
   const rows = [...window.before, ...window.after];

@@ -84,10 +84,10 @@ export async function sendMessageInTransaction(trx: Queryable, input: SendInput)
   let topic = "";
   if (input.destination.type === "stream") {
     stream = await getChannelByNameOrId(trx, realm.id, input.destination.stream);
-    await assertCanPostToChannel(trx, sender, stream);
+    recipients = await activeSubscriberIds(trx, stream.id);
+    await assertCanPostToChannel(trx, sender, stream, recipients.includes(sender.id));
     topic = normalizeTopic(input.destination.topic, realm);
     await messageHooks.checkTopic(trx, { realm, sender, stream, topic });
-    recipients = await activeSubscriberIds(trx, stream.id);
   } else {
     participants = await resolveDmRecipients(trx, realm, sender, input.destination.to);
     recipients = participants.map((u) => u.id);
