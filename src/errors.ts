@@ -84,10 +84,9 @@ export const Errors = {
   confusingVar: (a: string, b: string) =>
     new ApiError("REQUEST_CONFUSING_VAR", `Can't decide between '${a}' and '${b}' arguments`),
   malformedJson: () => new ApiError("INVALID_JSON", "Malformed JSON"),
-  notLoggedIn: () =>
-    new ApiError("UNAUTHORIZED", "Not logged in: API authentication or user session required", {}, {
-      headers: { "WWW-Authenticate": 'Basic realm="zulip"' },
-    }),
+  notLoggedIn: () => Errors.unauthorized("Not logged in: API authentication or user session required"),
+  unauthorized: (msg: string): ApiError =>
+    new ApiError("UNAUTHORIZED", msg, {}, { headers: { "WWW-Authenticate": 'Basic realm="zulip"' } }),
   malformedApiKey: () => new ApiError("INVALID_API_KEY", "Malformed API key"),
   invalidApiKey: () => new ApiError("INVALID_API_KEY", "Invalid API key"),
   userDeactivated: () => new ApiError("USER_DEACTIVATED", "Account is deactivated"),

@@ -71,7 +71,7 @@ describe("npm run cli", () => {
     const rc = path.join(server.config.dataDir, "zuliprc-other");
     const res = await cli("regenerate-api-key", "--email", "other@test.example", "--zuliprc", rc);
     expect(res.code).toBe(0);
-    expect((await server.as(server.users.other).get("/users/me")).body.code).toBe("INVALID_API_KEY");
+    expect((await server.as(server.users.other).get("/users/me")).body.code).toBe("UNAUTHORIZED");
     const client = await zulipInit({ zuliprc: rc });
     expect((await client.users.me.getProfile()).result).toBe("success");
   });

@@ -2,7 +2,7 @@
 import type { Context, Next } from "koa";
 import type { AppDeps } from "../deps";
 import { BOT_TYPE } from "../db/rows";
-import { Errors } from "../errors";
+import { ApiError, Errors } from "../errors";
 import { authenticateApiKey } from "../services/auth";
 import { consume } from "./rateLimit";
 
@@ -30,7 +30,12 @@ export function requireUser(deps: AppDeps) {
       await consume(ctx, deps.rateLimits.byIp, ctx.ip, deps.rateLimits.enabled);
       throw Errors.notLoggedIn();
     }
-    const actor = await authenticateApiKey(deps.db, credentials.key, credentials.email, hostSubdomain(ctx.host, deps.config.rootDomain));
+    const actor = await authenticateApiKey(deps.db, credentials.key, credentials.email, hostSubdomain(ctx.host, deps.config.rootDomain)).catch((err) => {
+      // On the REST API the reference answers a bad key as 401 UNAUTHORIZED (keeping the message,
+      // adding WWW-Authenticate); the official clients' tests expect that code. Webhooks keep INVALID_API_KEY.
+      if (err instanceof ApiError && err.code === "INVALID_API_KEY") throw Errors.unauthorized(err.message);
+      throw err;
+    });
     if (actor.user.bot_type === BOT_TYPE.incomingWebhook) throw Errors.webhookBotNotAllowed();
     await consume(ctx, deps.rateLimits.byUser, `user:${actor.user.id}`, deps.rateLimits.enabled);
     ctx.state.user = actor.user;

@@ -46,22 +46,24 @@ describe("authentication", () => {
     expect(res.headers.get("www-authenticate")).toBe('Basic realm="zulip"');
   });
 
+  // As the reference's REST API (and the Python client's test_invalid_api_key): UNAUTHORIZED.
   it("rejects a malformed API key", async () => {
     const res = await new ApiClient(server.url, "member@test.example", "short").get("/users/me");
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ result: "error", code: "INVALID_API_KEY", msg: "Malformed API key" });
+    expect(res.body).toEqual({ result: "error", code: "UNAUTHORIZED", msg: "Malformed API key" });
+    expect(res.headers.get("www-authenticate")).toBe('Basic realm="zulip"');
   });
 
   it("rejects an unknown API key", async () => {
-    const res = await new ApiClient(server.url, "member@test.example", "a".repeat(32)).get("/users/me");
+    const res = await new ApiClient(server.url, "member@test.example", "a".repeat(32)).get("/users/me/subscriptions");
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ result: "error", code: "INVALID_API_KEY", msg: "Invalid API key" });
+    expect(res.body).toEqual({ result: "error", code: "UNAUTHORIZED", msg: "Invalid API key" });
   });
 
   it("rejects a key presented with another user's email", async () => {
     const res = await new ApiClient(server.url, "owner@test.example", server.users.member.apiKey).get("/users/me");
     expect(res.status).toBe(401);
-    expect(res.body.code).toBe("INVALID_API_KEY");
+    expect(res.body).toEqual({ result: "error", code: "UNAUTHORIZED", msg: "Invalid API key" });
   });
 
   it("refuses incoming-webhook bots on the REST API", async () => {
