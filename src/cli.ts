@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { createDeps } from "./bootstrap";
 import { loadConfig } from "./config";
 import type { Db } from "./db/knex";
+import { addGroupMembers, findGroupByName, insertGroup } from "./db/groups";
 import { findRealmBySubdomain } from "./db/realms";
 import { BOT_TYPE, type RealmRow } from "./db/rows";
 import { upsertSubscriptions } from "./db/subscriptions";
@@ -22,6 +23,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   create-bot     --realm S --owner-email E --email E --name F [--type incoming-webhook|generic] [--zuliprc FILE]
   create-channel --realm S --name N [--description D] [--private] [--subscribe E1,E2]
   change-role    --realm S --email E --role owner|administrator|moderator|member|guest
+  create-group   --realm S --name N [--description D] [--members E1,E2]   (a named user group)
   regenerate-api-key --realm S --email E [--zuliprc FILE]
   set-webhook-secret --realm S --email E --secret X   (use --secret '' to clear)
   deactivate-user | reactivate-user --realm S --email E
@@ -54,7 +56,7 @@ async function run(argv: string[]): Promise<void> {
   const { values: opts } = parseArgs({
     args: rest,
     options: Object.fromEntries(
-      ["subdomain", "name", "owner-email", "owner-name", "zuliprc", "realm", "email", "role", "type", "description", "subscribe", "secret"].map((n) => [n, { type: "string" as const }])
+      ["subdomain", "name", "owner-email", "owner-name", "zuliprc", "realm", "email", "role", "type", "description", "subscribe", "secret", "members"].map((n) => [n, { type: "string" as const }])
         .concat([["private", { type: "boolean" as const }] as never]),
     ),
     allowPositionals: false,
@@ -121,6 +123,26 @@ async function run(argv: string[]): Promise<void> {
           return created;
         });
         process.stdout.write(`Created channel #${stream.name} (id ${stream.id}).\n`);
+        break;
+      }
+      case "create-group": {
+        const realm = await realmOf(db, opts);
+        const emails = typeof opts.members === "string" ? opts.members.split(",").filter(Boolean) : [];
+        const id = await withTransaction(db, async (trx) => {
+          const name = need(opts, "name").trim();
+          if (!name || name.length > 100 || name.startsWith("role:")) throw new Error("--name must be 1-100 characters and not start with 'role:'");
+          if (await findGroupByName(trx, realm.id, name)) throw new Error(`A group named '${name}' already exists`);
+          const ids = [];
+          for (const email of emails) {
+            const user = await findUserByEmail(trx, realm.id, email.trim());
+            if (!user) throw new Error(`No user '${email}'`);
+            ids.push(user.id);
+          }
+          const groupId = await insertGroup(trx, { realm_id: realm.id, name, description: (opts.description as string) ?? "" });
+          await addGroupMembers(trx, groupId, ids);
+          return groupId;
+        });
+        process.stdout.write(`Created group '${String(opts.name)}' (id ${id}) with ${emails.length} member(s).\n`);
         break;
       }
       case "change-role": {

@@ -91,6 +91,23 @@ describe("npm run cli", () => {
     expect(await groupsOf()).toEqual(["role:everyone"]);
   });
 
+  it("creates a named user group that works as a group-setting value", async () => {
+    const res = await cli("create-group", "--name", "reviewers", "--description", "Code review", "--members", "member@test.example");
+    expect(res.code).toBe(0);
+    const group = await server.db("user_groups").where({ realm_id: server.realm.id, name: "reviewers" }).first();
+    expect(await server.db("user_group_members").where({ group_id: group.id }).pluck("user_id")).toEqual([server.users.member.id]);
+    const created = await server.as(server.users.owner).post("/users/me/subscriptions", {
+      subscriptions: [{ name: "reviewed" }],
+      can_send_message_group: group.id,
+    });
+    expect(created.status).toBe(200);
+    const stream = await server.db("streams").where({ name: "reviewed" }).first();
+    expect(stream.can_send_message_group).toBe(group.id);
+    const dup = await cli("create-group", "--name", "reviewers");
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain("A group named 'reviewers' already exists");
+  });
+
   it("deactivates and reactivates a user", async () => {
     expect((await cli("deactivate-user", "--email", "moderator@test.example")).code).toBe(0);
     expect((await server.as(server.users.moderator).get("/users/me")).body.code).toBe("USER_DEACTIVATED");

@@ -41,6 +41,10 @@ export async function findGroup(q: Queryable, realmId: number, id: number): Prom
   return q<UserGroupRow>("user_groups").where({ realm_id: realmId, id }).first();
 }
 
+export async function findGroupByName(q: Queryable, realmId: number, name: string): Promise<UserGroupRow | undefined> {
+  return q<UserGroupRow>("user_groups").where({ realm_id: realmId, name }).first();
+}
+
 export async function findGroupsByIds(q: Queryable, realmId: number, ids: number[]): Promise<UserGroupRow[]> {
   if (ids.length === 0) return [];
   return q<UserGroupRow>("user_groups").where({ realm_id: realmId }).whereIn("id", ids);
