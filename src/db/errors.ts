@@ -3,8 +3,3 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; errno?: number };
   return e?.code === "ER_DUP_ENTRY" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
-
-export function isForeignKeyViolation(err: unknown): boolean {
-  const e = err as { code?: string };
-  return e?.code === "ER_NO_REFERENCED_ROW_2" || e?.code === "ER_ROW_IS_REFERENCED_2" || e?.code === "SQLITE_CONSTRAINT_FOREIGNKEY";
-}

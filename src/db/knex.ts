@@ -53,10 +53,6 @@ export function createDb(databaseUrl: string | undefined, dataDir: string): Db {
   return knex(config);
 }
 
-export function isMysql(db: Queryable): boolean {
-  return db.client.config.client === "mysql2";
-}
-
 export async function migrateLatest(db: Db): Promise<void> {
   await db.migrate.latest();
 }

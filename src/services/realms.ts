@@ -1,6 +1,6 @@
 // Creating organizations: the realm row, its system groups, its owner and its Notification Bot.
 import type { Db, Queryable } from "../db/knex";
-import { addSubgroups, insertGroup, systemGroupIds } from "../db/groups";
+import { addSubgroups, insertGroup } from "../db/groups";
 import { REALM_GROUP_SETTINGS } from "../db/migrations/20261122000100_core";
 import { findRealmBySubdomain, insertRealm, updateRealm } from "../db/realms";
 import { BOT_TYPE, ROLE, type RealmRow, type UserRow } from "../db/rows";
@@ -95,4 +95,3 @@ export async function setRealmDeactivated(db: Db, subdomain: string, deactivated
   return { ...realm, deactivated };
 }
 
-export { systemGroupIds };
