@@ -3,7 +3,6 @@
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import {
-  assertAdmin,
   createFolder,
   listFolders,
   MAX_FOLDER_DESCRIPTION_LENGTH,
@@ -11,6 +10,7 @@ import {
   reorderFolders,
   updateFolderFields,
 } from "../services/channelFolders";
+import { assertAdmin } from "../services/users";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 const INT_LIST = { type: "array", items: { type: "integer" } };
@@ -18,6 +18,7 @@ const INT_LIST = { type: "array", items: { type: "integer" } };
 export function channelFoldersRoutes({ router, deps, auth }: RouteKit): void {
   router.post("/channel_folders/create", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
+    // Folder changes are for administrators, checked before the parameters as the reference does.
     assertAdmin(user);
     const p = parseParams(ctx, {
       name: P.string({ maxLength: MAX_FOLDER_NAME_LENGTH }).required(),

@@ -13,12 +13,12 @@ import {
 } from "../db/channelFolders";
 import { bool, nowSeconds, type RealmRow, type UserRow } from "../db/rows";
 import { withTransaction } from "../db/transaction";
-import { listRealmUsers } from "../db/users";
+import { activeRealmUserIds } from "../db/users";
 import { Errors } from "../errors";
 import type { Notification } from "../events/bus";
 import { renderMarkdown } from "./markdown";
 import { unprintablePosition } from "./nameChecks";
-import { isAdmin } from "./users";
+import { assertAdmin } from "./users";
 
 export const MAX_FOLDER_NAME_LENGTH = 60;
 export const MAX_FOLDER_DESCRIPTION_LENGTH = 1024;
@@ -36,11 +36,6 @@ export function formatFolder(row: ChannelFolderRow): Record<string, unknown> {
   };
 }
 
-/** Every folder change is for organization administrators; checked before the parameters, as the reference does. */
-export function assertAdmin(user: UserRow): void {
-  if (!isAdmin(user)) throw Errors.mustBeAdmin();
-}
-
 async function checkFolderName(q: Queryable, realmId: number, name: string): Promise<void> {
   if (name.trim() === "") throw Errors.badRequest("Channel folder name can't be empty.");
   const bad = unprintablePosition(name);
@@ -49,8 +44,7 @@ async function checkFolderName(q: Queryable, realmId: number, name: string): Pro
 }
 
 async function toEveryone(q: Queryable, realm: RealmRow, event: Record<string, unknown>): Promise<Notification> {
-  const userIds = (await listRealmUsers(q, realm.id)).filter((u) => bool(u.is_active)).map((u) => u.id);
-  return { realmId: realm.id, userIds, event };
+  return { realmId: realm.id, userIds: await activeRealmUserIds(q, realm.id), event };
 }
 
 /** Looks a folder up in the realm; unknown ids are the reference's "Invalid channel folder ID". */

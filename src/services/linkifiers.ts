@@ -8,7 +8,7 @@ import { Errors } from "../errors";
 import type { Notification } from "../events/bus";
 import { validateLinkifier, type LinkifierDefinition } from "./linkifierRules";
 import { activeRealmUserIds } from "../db/users";
-import { isAdmin } from "./users";
+import { assertAdmin } from "./users";
 
 export function formatLinkifier(row: LinkifierRow): Record<string, unknown> {
   return {
@@ -32,10 +32,6 @@ async function linkifiersEvent(q: Queryable, realm: RealmRow): Promise<Notificat
     event: { type: "realm_linkifiers", realm_linkifiers: await realmLinkifiers(q, realm.id) },
     capability: "linkifier_url_template",
   };
-}
-
-function assertAdmin(user: UserRow): void {
-  if (!isAdmin(user)) throw Errors.mustBeAdmin();
 }
 
 function toFields(def: LinkifierDefinition) {

@@ -17,7 +17,7 @@ import { Errors } from "../errors";
 import type { Notification } from "../events/bus";
 import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPE, normalizeFieldData, SUMMARY_TYPES_EXCLUDED } from "./profileFieldTypes";
 import { activeRealmUserIds } from "../db/users";
-import { isAdmin } from "./users";
+import { assertAdmin } from "./users";
 
 const MAX_SUMMARY_FIELDS = 2;
 
@@ -45,10 +45,6 @@ async function fieldsEvent(q: Queryable, realm: RealmRow): Promise<Notification>
     userIds: await activeRealmUserIds(q, realm.id),
     event: { type: "custom_profile_fields", fields: await realmProfileFields(q, realm.id) },
   };
-}
-
-function assertAdmin(user: UserRow): void {
-  if (!isAdmin(user)) throw Errors.mustBeAdmin();
 }
 
 export const fieldNotFound = (id: number) => Errors.badRequest(`Field id ${id} not found.`);

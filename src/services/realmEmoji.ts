@@ -6,7 +6,7 @@ import { isUserInGroup } from "../db/groups";
 import { deactivateRealmEmoji, findActiveRealmEmojiByName, insertRealmEmoji, listRealmEmoji, type RealmEmojiRow } from "../db/realmEmoji";
 import { bool, nowSeconds, type RealmRow, type UserRow } from "../db/rows";
 import { withTransaction } from "../db/transaction";
-import { listRealmUsers } from "../db/users";
+import { activeRealmUserIds } from "../db/users";
 import { ApiError, Errors } from "../errors";
 import type { Notification } from "../events/bus";
 import { inspectEmojiImage } from "./emojiImage";
@@ -54,8 +54,7 @@ export async function realmEmojiState(q: Queryable, realmId: number) {
 }
 
 async function realmEmojiEvent(q: Queryable, realmId: number): Promise<Notification> {
-  const userIds = (await listRealmUsers(q, realmId)).filter((u) => bool(u.is_active)).map((u) => u.id);
-  return { realmId, userIds, event: { type: "realm_emoji", op: "update", realm_emoji: await realmEmojiState(q, realmId) } };
+  return { realmId, userIds: await activeRealmUserIds(q, realmId), event: { type: "realm_emoji", op: "update", realm_emoji: await realmEmojiState(q, realmId) } };
 }
 
 export interface EmojiUpload {

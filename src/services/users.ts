@@ -5,7 +5,7 @@ import { BOT_TYPE, nowSeconds, ROLE, type UserRow } from "../db/rows";
 import { isUniqueViolation } from "../db/errors";
 import { withTransaction } from "../db/transaction";
 import { findUserByEmail, findUserById, insertUser, updateUser } from "../db/users";
-import { ApiError } from "../errors";
+import { ApiError, Errors } from "../errors";
 import { generateApiKey, hashApiKey } from "./apiKeys";
 
 export const ROLE_NAMES: Record<string, number> = {
@@ -122,6 +122,11 @@ export async function setUserActive(db: Db, userId: number, active: boolean): Pr
 
 export function isAdmin(user: Pick<UserRow, "role">): boolean {
   return user.role <= ROLE.administrator;
+}
+
+/** For changes only organization administrators may make. */
+export function assertAdmin(user: Pick<UserRow, "role">): void {
+  if (!isAdmin(user)) throw Errors.mustBeAdmin();
 }
 
 export function isGuest(user: Pick<UserRow, "role">): boolean {
