@@ -2,10 +2,8 @@
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
-import { bool } from "../db/rows";
-import { findStreamById, findStreamByName, listRealmStreams } from "../db/streams";
-import { listUserSubscriptions } from "../db/subscriptions";
-import { canAccessChannel } from "../services/channels";
+import { findStreamById, findStreamByName } from "../db/streams";
+import { canAccessChannel, listVisibleChannels } from "../services/channels";
 import { formatStreams } from "../services/channelFormat";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
@@ -23,19 +21,7 @@ export function channelsRoutes({ router, deps, auth }: RouteKit): void {
       include_owner_subscribed: P.bool().default(false),
       include_can_access_content: P.bool().default(false),
     });
-    const all = await listRealmStreams(deps.db, realm.id);
-    const subscribed = new Set((await listUserSubscriptions(deps.db, user.id)).map((s) => s.stream_id));
-    const visible = [];
-    for (const s of all) {
-      if (p.exclude_archived && bool(s.is_archived)) continue;
-      const wanted =
-        (p.include_subscribed && subscribed.has(s.id)) ||
-        (p.include_public && !bool(s.invite_only)) ||
-        (p.include_web_public && bool(s.is_web_public)) ||
-        (p.include_default && bool(s.is_default_stream)) ||
-        p.include_all || p.include_all_active;
-      if (wanted && (await canAccessChannel(deps.db, user, s))) visible.push(s);
-    }
+    const visible = await listVisibleChannels(deps.db, user, p);
     ok(ctx, { streams: await formatStreams(deps.db, realm, visible) });
   });
 

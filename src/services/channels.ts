@@ -3,8 +3,8 @@ import type { Queryable } from "../db/knex";
 import { CHANNEL_GROUP_SETTINGS } from "../db/migrations/20261122000100_core";
 import { systemGroupIds, isUserInGroup } from "../db/groups";
 import { bool, nowSeconds, type RealmRow, type StreamRow, type UserRow } from "../db/rows";
-import { findStreamById, findStreamByName, insertStream } from "../db/streams";
-import { isSubscribed } from "../db/subscriptions";
+import { findStreamById, findStreamByName, insertStream, listRealmStreams } from "../db/streams";
+import { isSubscribed, listUserSubscriptions } from "../db/subscriptions";
 import { Errors } from "../errors";
 import { renderMarkdown } from "./markdown";
 import { isAdmin, isGuest } from "./users";
@@ -74,11 +74,42 @@ export async function getChannelByNameOrId(q: Queryable, realmId: number, nameOr
   return stream;
 }
 
-/** Can the user see the channel's metadata and (public) messages? */
-export async function canAccessChannel(q: Queryable, user: UserRow, stream: StreamRow): Promise<boolean> {
-  if (await isSubscribed(q, user.id, stream.id)) return true;
+/** The access rule, for callers that already know whether the user is subscribed. */
+export function canSeeChannel(user: Pick<UserRow, "role">, stream: StreamRow, subscribed: boolean): boolean {
+  if (subscribed) return true;
   if (bool(stream.invite_only)) return isAdmin(user);
   return !isGuest(user) || bool(stream.is_web_public);
+}
+
+/** Can the user see the channel's metadata and (public) messages? */
+export async function canAccessChannel(q: Queryable, user: UserRow, stream: StreamRow): Promise<boolean> {
+  return canSeeChannel(user, stream, await isSubscribed(q, user.id, stream.id));
+}
+
+export interface ChannelListFilter {
+  include_public: boolean;
+  include_web_public: boolean;
+  include_subscribed: boolean;
+  exclude_archived: boolean;
+  include_all: boolean;
+  include_all_active: boolean;
+  include_default: boolean;
+}
+
+/** GET /streams: the channels the filter asks for, among those the user can access. */
+export async function listVisibleChannels(q: Queryable, user: UserRow, filter: ChannelListFilter): Promise<StreamRow[]> {
+  const subscribed = new Set((await listUserSubscriptions(q, user.id)).map((s) => s.stream_id));
+  return (await listRealmStreams(q, user.realm_id)).filter((s) => {
+    if (filter.exclude_archived && bool(s.is_archived)) return false;
+    const wanted =
+      (filter.include_subscribed && subscribed.has(s.id)) ||
+      (filter.include_public && !bool(s.invite_only)) ||
+      (filter.include_web_public && bool(s.is_web_public)) ||
+      (filter.include_default && bool(s.is_default_stream)) ||
+      filter.include_all ||
+      filter.include_all_active;
+    return wanted && canSeeChannel(user, s, subscribed.has(s.id));
+  });
 }
 
 /** The check behind sending a message to a channel. */

@@ -5,7 +5,9 @@ import { findGroup, isUserInGroup } from "../db/groups";
 import { bool, type RealmRow, type UserRow } from "../db/rows";
 import { findStreamById } from "../db/streams";
 import { Errors } from "../errors";
-import { canAccessChannel } from "./channels";
+import { isSubscribed } from "../db/subscriptions";
+import { canSeeChannel } from "./channels";
+import { canAddSubscribers } from "./subscriptionAccess";
 import type { InviteOptions } from "./invitations";
 import { isAdmin, isGuest } from "./users";
 
@@ -32,26 +34,19 @@ export function checkInviteRole(user: UserRow, inviteAs: number): void {
   if (isGuest(user) || inviteAs < user.role) throw insufficient();
 }
 
-async function canAddSubscribers(q: Queryable, realm: RealmRow, user: UserRow, stream: Record<string, unknown>): Promise<boolean> {
-  if (isAdmin(user)) return true;
-  for (const groupId of [realm.can_add_subscribers_group, stream.can_add_subscribers_group, stream.can_administer_channel_group]) {
-    if (await isUserInGroup(q, user.id, groupId as number | null)) return true;
-  }
-  return false;
-}
-
 export async function checkTargets(q: Queryable, realm: RealmRow, user: UserRow, options: InviteOptions): Promise<void> {
   const streams = [];
   for (const id of options.streamIds) {
     const stream = await findStreamById(q, realm.id, id);
-    if (!stream || bool(stream.is_archived) || !(await canAccessChannel(q, user, stream))) {
+    const subscribed = stream !== undefined && (await isSubscribed(q, user.id, stream.id));
+    if (!stream || bool(stream.is_archived) || !canSeeChannel(user, stream, subscribed)) {
       throw Errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`);
     }
-    streams.push(stream);
+    streams.push({ stream, subscribed });
   }
-  for (const stream of streams) {
-    // Default channels are always fine; others need permission to subscribe other users.
-    if (!bool(stream.is_default_stream) && !(await canAddSubscribers(q, realm, user, stream))) {
+  for (const { stream, subscribed } of streams) {
+    // Default channels are always fine; others need the permission to subscribe other users.
+    if (!bool(stream.is_default_stream) && !(await canAddSubscribers(q, realm, user, stream, subscribed, true))) {
       throw Errors.badRequest("You do not have permission to subscribe other users to channels.");
     }
   }

@@ -2,7 +2,7 @@
 import type { Queryable } from "../db/knex";
 import { groupIdsContainingUser } from "../db/groups";
 import { bool, type RealmRow, type StreamRow, type UserRow } from "../db/rows";
-import { listRealmUsers } from "../db/users";
+import { canSeeChannel } from "./channels";
 import { isAdmin, isGuest } from "./users";
 
 /**
@@ -28,15 +28,8 @@ export async function canAddSubscribers(
   return hasContentAccess || inGroup(stream.can_subscribe_group);
 }
 
-/** Active users who can see the channel exists: everyone (not guests) for public, subscribers and admins for private. */
-export async function channelObserverIds(q: Queryable, realm: RealmRow, stream: StreamRow, subscriberIds: number[]): Promise<number[]> {
-  const users = (await listRealmUsers(q, realm.id)).filter((u) => bool(u.is_active));
+/** Of `activeUsers`, those who can see the channel exists (see canSeeChannel). */
+export function channelObserverIds(activeUsers: UserRow[], stream: StreamRow, subscriberIds: number[]): number[] {
   const subscribers = new Set(subscriberIds);
-  return users
-    .filter((u) => {
-      if (subscribers.has(u.id)) return true;
-      if (bool(stream.invite_only)) return isAdmin(u);
-      return !isGuest(u) || bool(stream.is_web_public);
-    })
-    .map((u) => u.id);
+  return activeUsers.filter((u) => canSeeChannel(u, stream, subscribers.has(u.id))).map((u) => u.id);
 }

@@ -1,21 +1,27 @@
 // The events a subscription change produces: `stream create` for new channels, `subscription
 // add/remove` for the users concerned and `peer_add/peer_remove` for everyone else who can see them.
 import type { Queryable } from "../db/knex";
-import type { RealmRow, StreamRow } from "../db/rows";
+import { bool, type RealmRow, type StreamRow, type UserRow } from "../db/rows";
+import { listRealmUsers } from "../db/users";
 import { findSubscription, subscriberIdsByStream } from "../db/subscriptions";
 import type { Notification } from "../events/bus";
 import { formatStreams, formatSubscriptions } from "./channelFormat";
 import { channelObserverIds } from "./subscriptionAccess";
 
+async function activeRealmUsers(q: Queryable, realm: RealmRow): Promise<UserRow[]> {
+  return (await listRealmUsers(q, realm.id)).filter((u) => bool(u.is_active));
+}
+
 export async function streamCreateEvents(q: Queryable, realm: RealmRow, created: StreamRow[]): Promise<Notification[]> {
+  if (created.length === 0) return [];
   const subscribers = await subscriberIdsByStream(q, created.map((s) => s.id));
-  const out: Notification[] = [];
-  for (const stream of created) {
-    const [formatted] = await formatStreams(q, realm, [stream]);
-    const userIds = await channelObserverIds(q, realm, stream, subscribers.get(stream.id) ?? []);
-    out.push({ realmId: realm.id, userIds, event: { type: "stream", op: "create", streams: [formatted] } });
-  }
-  return out;
+  const formatted = await formatStreams(q, realm, created);
+  const users = await activeRealmUsers(q, realm);
+  return created.map((stream, i) => ({
+    realmId: realm.id,
+    userIds: channelObserverIds(users, stream, subscribers.get(stream.id) ?? []),
+    event: { type: "stream", op: "create", streams: [formatted[i]] },
+  }));
 }
 
 /** `added` maps each user to the channels they just joined. */
@@ -49,11 +55,13 @@ async function peerEvents(q: Queryable, realm: RealmRow, op: "peer_add" | "peer_
       byStream.set(stream.id, entry);
     }
   }
+  if (byStream.size === 0) return [];
   const subscribers = await subscriberIdsByStream(q, [...byStream.keys()]);
+  const users = await activeRealmUsers(q, realm);
   const out: Notification[] = [];
   for (const { stream, userIds } of byStream.values()) {
     const changedSet = new Set(userIds);
-    const observers = (await channelObserverIds(q, realm, stream, subscribers.get(stream.id) ?? [])).filter((id) => !changedSet.has(id));
+    const observers = channelObserverIds(users, stream, subscribers.get(stream.id) ?? []).filter((id) => !changedSet.has(id));
     if (observers.length === 0) continue;
     out.push({ realmId: realm.id, userIds: observers, event: { type: "subscription", op, stream_ids: [stream.id], user_ids: userIds } });
   }
