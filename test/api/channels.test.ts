@@ -1,4 +1,5 @@
 // GET /streams, GET /streams/{id}, GET /get_stream_id: which channels each kind of user can see.
+import type { ApiResponse } from "../support/client";
 import { startTestServer, type TestServer } from "../support/harness";
 import { expectError } from "../support/subscriptionHelpers";
 
@@ -18,7 +19,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const names = (res: { body: { streams: { name: string }[] } }) => res.body.streams.map((s) => s.name).sort();
+const names = (res: ApiResponse) => (res.body.streams as { name: string }[]).map((s) => s.name).sort();
 
 describe("GET /streams", () => {
   it("shows a member the public channels but not private ones they are not in", async () => {
