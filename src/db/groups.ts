@@ -124,10 +124,3 @@ export async function isUserInGroup(q: Queryable, userId: number, groupId: numbe
   }
   return (await groupIdsContainingUser(q, userId)).has(groupId);
 }
-
-/** Every user in the group, following subgroups. */
-export async function recursiveMemberIds(q: Queryable, groupId: number): Promise<number[]> {
-  const groups = await followSubgroupEdges(q, [groupId], "down");
-  const members = await q("user_group_members").whereIn("group_id", [...groups]).distinct("user_id");
-  return members.map((r: { user_id: number }) => r.user_id);
-}

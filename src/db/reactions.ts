@@ -1,5 +1,4 @@
-// reactions rows, plus the realm_emoji lookups reactions need (that table belongs to the
-// custom emoji feature; we only read it).
+// reactions rows. (Custom emoji lookups live in realmEmoji.ts.)
 import type { Queryable } from "./knex";
 
 export interface ReactionRow {
@@ -9,20 +8,6 @@ export interface ReactionRow {
   emoji_name: string;
   emoji_code: string;
   reaction_type: string;
-}
-
-export interface RealmEmojiRef {
-  id: number;
-  name: string;
-  deactivated: number | boolean;
-}
-
-export async function findRealmEmojiById(q: Queryable, realmId: number, id: number): Promise<RealmEmojiRef | undefined> {
-  return q("realm_emoji").where({ realm_id: realmId, id }).select("id", "name", "deactivated").first();
-}
-
-export async function findActiveRealmEmojiByName(q: Queryable, realmId: number, name: string): Promise<RealmEmojiRef | undefined> {
-  return q("realm_emoji").where({ realm_id: realmId, name, deactivated: false }).select("id", "name", "deactivated").first();
 }
 
 export async function findReaction(

@@ -26,6 +26,11 @@ export async function findActiveRealmEmojiByName(q: Queryable, realmId: number, 
   return q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId, name, deactivated: false }).first();
 }
 
+/** Deactivated ones too: reactions may still name them. */
+export async function findRealmEmojiById(q: Queryable, realmId: number, id: number): Promise<RealmEmojiRow | undefined> {
+  return q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId, id }).first();
+}
+
 export async function deactivateRealmEmoji(q: Queryable, id: number): Promise<void> {
   await q("realm_emoji").where({ id }).update({ deactivated: true });
 }

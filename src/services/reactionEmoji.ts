@@ -2,7 +2,7 @@
 // (short names → lower-cased unified code point sequence, built once at load), the realm's
 // custom emoji (realm_emoji rows, by id) and Zulip's extra emoji (`zulip`).
 import type { Queryable } from "../db/knex";
-import { findRealmEmojiById, findActiveRealmEmojiByName } from "../db/reactions";
+import { findActiveRealmEmojiByName, findRealmEmojiById } from "../db/realmEmoji";
 import { bool } from "../db/rows";
 import { Errors } from "../errors";
 
@@ -35,10 +35,6 @@ export interface ResolvedEmoji {
   emoji_name: string;
   emoji_code: string;
   reaction_type: ReactionType;
-}
-
-export function unicodeEmojiCode(name: string): string | undefined {
-  return nameToCode.get(name);
 }
 
 /** Name only: custom emoji first (as the reference does), then `zulip`, then Unicode. */
