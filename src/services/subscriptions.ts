@@ -31,6 +31,7 @@ export interface SubscribeResult {
   notifications: Notification[];
 }
 
+const HEX_COLOR = /^#[0-9a-fA-F]{3,6}$/;
 const PALETTE = ["#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55", "#b0a5fd", "#addfe5", "#f5ce6e", "#c2726a"];
 
 /** Principals as user rows; unknown or deactivated users are a 400 naming none of the others. */
@@ -51,11 +52,13 @@ export async function subscribe(db: Db, input: SubscribeInput): Promise<Subscrib
   const { realm, user } = input;
   // Names are trimmed and descriptions kept to one line, as the reference does.
   const entries = new Map<string, { name: string; description: string; color?: string }>();
-  for (const raw of input.channels) {
+  for (const [index, raw] of input.channels.entries()) {
     const name = raw.name.trim();
     checkChannelName(name);
     const description = (raw.description ?? "").replace(/\r?\n/g, " ");
     checkChannelDescription(description);
+    // Checked as the reference does; anything longer would not fit the column (a 500 on MySQL).
+    if (raw.color !== undefined && !HEX_COLOR.test(raw.color)) throw Errors.badRequest(`subscriptions[${index}]["color"] is not a valid hex color code`);
     if (!entries.has(name.toLowerCase())) entries.set(name.toLowerCase(), { name, description, color: raw.color });
   }
   return withTransaction(db, async (trx) => {

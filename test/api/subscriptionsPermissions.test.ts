@@ -118,6 +118,9 @@ describe("subscribe input validation", () => {
     await refused("member", { subscriptions: [{ name: "x".repeat(61) }] }, "BAD_REQUEST", "Channel name too long (limit: 60 characters).");
     await refused("member", { subscriptions: [{ name: "ab\u0007c" }] }, "BAD_REQUEST", "Invalid character in channel name, at position 3.");
     await refused("member", { subscriptions: [{ name: "ok", description: "d".repeat(1025) }] }, "BAD_REQUEST", "Channel description too long (limit: 1024 characters).");
+    // A colour that does not fit the column used to be a 500 on MySQL.
+    await refused("member", { subscriptions: [{ name: "ok" }, { name: "hue", color: "#1234567890abcdef" }] }, "BAD_REQUEST", 'subscriptions[1]["color"] is not a valid hex color code');
+    await refused("member", { subscriptions: [{ name: "hue", color: "red" }] }, "BAD_REQUEST", 'subscriptions[0]["color"] is not a valid hex color code');
     expect((await sub("member", { subscriptions: [{ name: "y".repeat(60), description: "d".repeat(1024) }] })).status).toBe(200);
   });
 
