@@ -3,7 +3,7 @@
 import type { Db, Queryable } from "../db/knex";
 import { bool, type RealmRow, type StreamRow, type UserRow } from "../db/rows";
 import { findStreamByName } from "../db/streams";
-import { isSubscribed, listUserSubscriptions, upsertSubscriptions } from "../db/subscriptions";
+import { listUserSubscriptions, upsertSubscriptions } from "../db/subscriptions";
 import { withTransaction } from "../db/transaction";
 import { findUserByEmail, findUsersByIds } from "../db/users";
 import { Errors } from "../errors";
@@ -77,8 +77,9 @@ export async function subscribe(db: Db, input: SubscribeInput): Promise<Subscrib
 
     const authorized: StreamRow[] = [];
     const unauthorized: StreamRow[] = [];
+    const actorSubscribed = new Set((await listUserSubscriptions(trx, user.id)).map((s) => s.stream_id));
     for (const stream of existing) {
-      const ok = await canAddSubscribers(trx, realm, user, stream, await isSubscribed(trx, user.id, stream.id), subscribingOthers);
+      const ok = await canAddSubscribers(trx, realm, user, stream, actorSubscribed.has(stream.id), subscribingOthers);
       (ok ? authorized : unauthorized).push(stream);
     }
     if (input.authorizationErrorsFatal && unauthorized.length > 0) {
@@ -93,7 +94,6 @@ export async function subscribe(db: Db, input: SubscribeInput): Promise<Subscrib
     const subscribed: Record<string, string[]> = {};
     const alreadySubscribed: Record<string, string[]> = {};
     const added = new Map<number, StreamRow[]>();
-    const addedUsers = new Map<UserRow, StreamRow[]>();
     for (const subscriber of subscribers) {
       const current = await listUserSubscriptions(trx, subscriber.id);
       const active = new Set(current.map((s) => s.stream_id));
@@ -110,7 +110,6 @@ export async function subscribe(db: Db, input: SubscribeInput): Promise<Subscrib
         await upsertSubscriptions(trx, [{ user_id: subscriber.id, stream_id: stream.id, color }]);
         (subscribed[key] ??= []).push(stream.name);
         added.set(subscriber.id, [...(added.get(subscriber.id) ?? []), stream]);
-        addedUsers.set(subscriber, added.get(subscriber.id)!);
       }
     }
 
@@ -120,7 +119,10 @@ export async function subscribe(db: Db, input: SubscribeInput): Promise<Subscrib
     const body: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
     if (input.sendNewSubscriptionMessages) {
       const withinLimit = added.size <= SERVER_CONSTANTS.max_bulk_new_subscription_messages;
-      if (withinLimit) notifications.push(...(await sendSubscribedYouMessages(trx, realm, user, addedUsers, createdIds)));
+      if (withinLimit) {
+        const addedUsers = new Map(subscribers.filter((u) => added.has(u.id)).map((u) => [u, added.get(u.id)!]));
+        notifications.push(...(await sendSubscribedYouMessages(trx, realm, user, addedUsers, createdIds)));
+      }
       body.new_subscription_messages_sent = withinLimit;
     }
     if (input.announce) notifications.push(...(await announceNewChannels(trx, realm, user, created)));
