@@ -55,14 +55,22 @@ export async function systemGroupIds(q: Queryable, realmId: number): Promise<Rec
   return Object.fromEntries(rows.map((r) => [r.name as string, r.id]));
 }
 
-export async function directMemberIds(q: Queryable, groupId: number): Promise<number[]> {
-  const rows = await q("user_group_members").where({ group_id: groupId }).select("user_id");
-  return rows.map((r: { user_id: number }) => r.user_id);
+/** Direct members of each group (no subgroups followed), in one query. */
+export async function directMemberIdsByGroup(q: Queryable, groupIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
+  if (groupIds.length === 0) return out;
+  const rows: { group_id: number; user_id: number }[] = await q("user_group_members").whereIn("group_id", groupIds).orderBy(["group_id", "user_id"]).select("group_id", "user_id");
+  for (const r of rows) out.get(r.group_id)?.push(r.user_id);
+  return out;
 }
 
-export async function directSubgroupIds(q: Queryable, groupId: number): Promise<number[]> {
-  const rows = await q("user_group_subgroups").where({ group_id: groupId }).select("subgroup_id");
-  return rows.map((r: { subgroup_id: number }) => r.subgroup_id);
+/** Direct subgroups of each group, in one query. */
+export async function directSubgroupIdsByGroup(q: Queryable, groupIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
+  if (groupIds.length === 0) return out;
+  const rows: { group_id: number; subgroup_id: number }[] = await q("user_group_subgroups").whereIn("group_id", groupIds).orderBy(["group_id", "subgroup_id"]).select("group_id", "subgroup_id");
+  for (const r of rows) out.get(r.group_id)?.push(r.subgroup_id);
+  return out;
 }
 
 /** Follows subgroup edges breadth-first from `start` (one query per level) and returns every group reached. */
