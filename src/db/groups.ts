@@ -55,22 +55,23 @@ export async function systemGroupIds(q: Queryable, realmId: number): Promise<Rec
   return Object.fromEntries(rows.map((r) => [r.name as string, r.id]));
 }
 
-/** Direct members of each group (no subgroups followed), in one query. */
-export async function directMemberIdsByGroup(q: Queryable, groupIds: number[]): Promise<Map<number, number[]>> {
+/** For each group, the ids in `column` of its rows in `table` (one query, ordered). */
+async function idsByGroup(q: Queryable, table: string, column: string, groupIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
   if (groupIds.length === 0) return out;
-  const rows: { group_id: number; user_id: number }[] = await q("user_group_members").whereIn("group_id", groupIds).orderBy(["group_id", "user_id"]).select("group_id", "user_id");
-  for (const r of rows) out.get(r.group_id)?.push(r.user_id);
+  const rows: Record<string, number>[] = await q(table).whereIn("group_id", groupIds).orderBy(["group_id", column]).select("group_id", column);
+  for (const r of rows) out.get(r.group_id)?.push(r[column]);
   return out;
 }
 
+/** Direct members of each group (no subgroups followed), in one query. */
+export function directMemberIdsByGroup(q: Queryable, groupIds: number[]): Promise<Map<number, number[]>> {
+  return idsByGroup(q, "user_group_members", "user_id", groupIds);
+}
+
 /** Direct subgroups of each group, in one query. */
-export async function directSubgroupIdsByGroup(q: Queryable, groupIds: number[]): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
-  if (groupIds.length === 0) return out;
-  const rows: { group_id: number; subgroup_id: number }[] = await q("user_group_subgroups").whereIn("group_id", groupIds).orderBy(["group_id", "subgroup_id"]).select("group_id", "subgroup_id");
-  for (const r of rows) out.get(r.group_id)?.push(r.subgroup_id);
-  return out;
+export function directSubgroupIdsByGroup(q: Queryable, groupIds: number[]): Promise<Map<number, number[]>> {
+  return idsByGroup(q, "user_group_subgroups", "subgroup_id", groupIds);
 }
 
 /** Follows subgroup edges breadth-first from `start` (one query per level) and returns every group reached. */
