@@ -1,19 +1,22 @@
-// npm run bench: autocannon against a running Switchboard on MySQL/MariaDB.
-// Cases: bare Koa hello world (baseline), POST /messages to a channel with 20 subscribers,
-// GET /messages, and GitHub push payloads to /external/github. Writes bench/results.md.
+// npm run bench: autocannon against Switchboard and against baselines, all in the same run, on loopback.
+// Cases: bare Koa (baseline), a naive Koa+Knex send (baseline, MySQL), a raw better-sqlite3 send
+// (baseline), POST /messages to a 20-subscriber channel on MySQL and on SQLite, GET /messages, GitHub
+// push, POST /messages to a 1,000-subscriber channel, and event latency (a long-polling client, from
+// the start of a send to the event's arrival). Writes bench/results.md and bench/results.json.
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import knex from "knex";
 import { createDb, migrateLatest } from "../src/db/knex";
-import { BOT_TYPE, ROLE } from "../src/db/rows";
+import { BOT_TYPE, ROLE, type UserRow } from "../src/db/rows";
 import { upsertSubscriptions } from "../src/db/subscriptions";
 import { withTransaction } from "../src/db/transaction";
-import { insertChannel } from "../src/services/channels";
-import { createRealm } from "../src/services/realms";
-import { createBot, createUser } from "../src/services/users";
+import { insertChannel } from "../src/services/channels/channels";
+import { createRealm } from "../src/services/realms/realms";
+import { createBot, createUser } from "../src/services/users/users";
 import { githubPushPayload } from "./githubPush";
 
 const ROOT = path.join(__dirname, "..");
@@ -21,18 +24,24 @@ const BASE_URL = process.env.BENCH_DATABASE_URL ?? "mysql://root@127.0.0.1:3306/
 const DB_NAME = "switchboard_bench";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
 const SUBSCRIBERS = 20;
+const CROWD = 1000;
 
-interface Row {
+interface Case {
   name: string;
-  requests: number;
-  p50: number;
-  p99: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
   non2xx: number;
 }
 
 function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [require.resolve("tsx/cli"), script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [require.resolve("tsx/cli"), script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk) => {
@@ -43,15 +52,28 @@ function start(script: string, env: Record<string, string>): Promise<ChildProces
   });
 }
 
-async function measure(name: string, opts: autocannon.Options): Promise<Row> {
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill();
+  await exited;
+}
+
+async function measure(name: string, opts: autocannon.Options): Promise<Case> {
   await autocannon({ ...opts, connections: CONNECTIONS, duration: 2 }); // warm-up, not recorded
   const result = await autocannon({ ...opts, connections: CONNECTIONS, duration: DURATION });
-  const row = { name, requests: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
-  process.stdout.write(`${name}: ${row.requests} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}\n`);
+  const row = {
+    name,
+    rps: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+  process.stdout.write(`${name}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms, failed ${row.non2xx}\n`);
   return row;
 }
 
-async function freshDatabase(): Promise<string> {
+async function freshMysqlDatabase(): Promise<string> {
   const admin = knex({ client: "mysql2", connection: { uri: BASE_URL } as never });
   await admin.raw(`DROP DATABASE IF EXISTS \`${DB_NAME}\``);
   await admin.raw(`CREATE DATABASE \`${DB_NAME}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
@@ -61,74 +83,305 @@ async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
+/** An organization with a 20-subscriber channel `bench`, a 1,000-subscriber `crowd`, a webhook bot. */
 async function seed(databaseUrl: string, dataDir: string) {
   const db = createDb(databaseUrl, dataDir);
   await migrateLatest(db);
-  const { realm, owner, ownerApiKey } = await createRealm(db, { subdomain: "", name: "Bench", owner: { email: "owner@bench.example", fullName: "Owner" } });
+  const { realm, owner, ownerApiKey } = await createRealm(db, {
+    subdomain: "",
+    name: "Bench",
+    owner: { email: "owner@bench.example", fullName: "Owner" },
+  });
   const members = [owner.id];
-  for (let i = 1; i < SUBSCRIBERS; i++) {
-    members.push((await createUser(db, realm.id, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: ROLE.member })).user.id);
+  const listener = await createUser(db, realm.id, {
+    email: "listener@bench.example",
+    fullName: "Listener",
+    role: ROLE.member,
+  });
+  members.push(listener.user.id);
+  while (members.length < SUBSCRIBERS) {
+    const n = members.length;
+    const email = `user${n}@bench.example`;
+    members.push((await createUser(db, realm.id, { email, fullName: `User ${n}`, role: ROLE.member })).user.id);
   }
-  const bot = await createBot(db, realm.id, { email: "bot@bench.example", fullName: "Bench Bot", ownerId: owner.id, botType: BOT_TYPE.incomingWebhook });
-  await withTransaction(db, async (trx) => {
+  // The crowd: rows cloned from a member (creating 1,000 users through the service takes too long).
+  const { id: _id, ...template } = (await db<UserRow>("users").where({ id: members[2] }).first())!;
+  const clones = Array.from({ length: CROWD - SUBSCRIBERS }, (_, i) => ({
+    ...template,
+    email: `crowd${i}@bench.example`,
+    delivery_email: `crowd${i}@bench.example`,
+    full_name: `Crowd ${i}`,
+    api_key_hash: crypto.randomBytes(32).toString("hex"),
+  }));
+  for (let i = 0; i < clones.length; i += 200) await db("users").insert(clones.slice(i, i + 200));
+  const crowd = (await db("users").where("email", "like", "crowd%").select("id")).map((r: { id: number }) => r.id);
+  const bot = await createBot(db, realm.id, {
+    email: "bot@bench.example",
+    fullName: "Bench Bot",
+    ownerId: owner.id,
+    botType: BOT_TYPE.incomingWebhook,
+  });
+  const streamId = await withTransaction(db, async (trx) => {
     const stream = await insertChannel(trx, realm, owner, { name: "bench" });
-    await upsertSubscriptions(trx, members.map((user_id) => ({ user_id, stream_id: stream.id })));
+    await upsertSubscriptions(
+      trx,
+      members.map((user_id) => ({ user_id, stream_id: stream.id })),
+    );
+    const big = await insertChannel(trx, realm, owner, { name: "crowd" });
+    const everyone = [...members, ...crowd].map((user_id) => ({ user_id, stream_id: big.id }));
+    for (let i = 0; i < everyone.length; i += 200) await trx("subscriptions").insert(everyone.slice(i, i + 200));
+    return stream.id;
   });
   await db.destroy();
-  return { ownerEmail: owner.email, ownerKey: ownerApiKey, botKey: bot.apiKey };
+  const basic = (email: string, key: string) => "Basic " + Buffer.from(`${email}:${key}`).toString("base64");
+  return {
+    realmId: realm.id,
+    ownerId: owner.id,
+    streamId,
+    members,
+    owner: basic(owner.email, ownerApiKey),
+    listener: basic(listener.user.email, listener.apiKey),
+    botKey: bot.apiKey,
+  };
+}
+
+type Seeded = Awaited<ReturnType<typeof seed>>;
+
+function sendBody(to: string): string {
+  return new URLSearchParams({
+    type: "stream",
+    to,
+    topic: "load",
+    content: "Benchmark **message** with a [link](https://example.com).",
+  }).toString();
+}
+
+function sendCase(name: string, port: number, auth: string, to: string): Promise<Case> {
+  return measure(name, {
+    url: `http://127.0.0.1:${port}/api/v1/messages`,
+    method: "POST",
+    headers: { ...(auth ? { authorization: auth } : {}), "content-type": "application/x-www-form-urlencoded" },
+    body: sendBody(to),
+  });
+}
+
+function baselineEnv(seeded: Seeded, databaseUrl: string, port: number): Record<string, string> {
+  return {
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    REALM_ID: String(seeded.realmId),
+    SENDER_ID: String(seeded.ownerId),
+    STREAM_ID: String(seeded.streamId),
+    RECIPIENTS: seeded.members.join(","),
+  };
+}
+
+function serverEnv(port: number, databaseUrl: string, dataDir: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    RATE_LIMITING: "false",
+    LOG_LEVEL: "warn",
+    EXTERNAL_URL: `http://127.0.0.1:${port}`,
+    EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: "30",
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 100) / 100;
+}
+
+/** A long-polling client's delay from the start of a send to the arrival of its event, sends one at a time. */
+async function eventLatency(port: number, seeded: Seeded): Promise<Case> {
+  const api = `http://127.0.0.1:${port}/api/v1`;
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const registered = await fetch(`${api}/register`, {
+    method: "POST",
+    headers: { authorization: seeded.listener, ...form },
+    body: new URLSearchParams({ event_types: JSON.stringify(["message"]) }).toString(),
+  }).then((r) => r.json() as Promise<{ queue_id: string; last_event_id: number }>);
+  let lastEventId = registered.last_event_id;
+  /** Long-polls until a message event arrives; returns when it did. */
+  const nextMessageEvent = async (): Promise<number> => {
+    for (;;) {
+      const query = new URLSearchParams({ queue_id: registered.queue_id, last_event_id: String(lastEventId) });
+      const res = await fetch(`${api}/events?${query}`, { headers: { authorization: seeded.listener } });
+      const arrived = performance.now();
+      const body = (await res.json()) as { events?: { id: number; type: string }[] };
+      if (!body.events) throw new Error(`event latency: GET /events answered ${JSON.stringify(body)}`);
+      lastEventId = Math.max(lastEventId, ...body.events.map((e) => e.id));
+      if (body.events.some((e) => e.type === "message")) return arrived;
+    }
+  };
+  const samples: number[] = [];
+  const began = performance.now();
+  for (let i = 0; i < LATENCY_SAMPLES + 20; i++) {
+    const arrival = nextMessageEvent();
+    await new Promise((resolve) => setTimeout(resolve, 2)); // let the poll park on the server
+    const sent = performance.now();
+    const send = await fetch(`${api}/messages`, {
+      method: "POST",
+      headers: { authorization: seeded.owner, ...form },
+      body: sendBody("bench"),
+    });
+    if (send.status !== 200) throw new Error(`event latency: send answered ${send.status}`);
+    const arrived = await arrival;
+    if (i >= 20) samples.push(arrived - sent); // the first 20 warm up
+  }
+  const seconds = (performance.now() - began) / 1000;
+  samples.sort((a, b) => a - b);
+  const row: Case = {
+    name: "event latency (long-polling client, send start → event)",
+    rps: Math.round((LATENCY_SAMPLES + 20) / seconds),
+    p50_ms: percentile(samples, 50),
+    p99_ms: percentile(samples, 99),
+    non2xx: 0,
+  };
+  process.stdout.write(`${row.name}: p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms\n`);
+  return row;
 }
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-"));
-  const databaseUrl = await freshDatabase();
-  const creds = await seed(databaseUrl, dataDir);
-  const rows: Row[] = [];
-
-  const hello = await start("bench/helloKoa.ts", { PORT: "9981" });
-  rows.push(await measure("bare Koa hello world (baseline)", { url: "http://127.0.0.1:9981/" }));
-  hello.kill();
-
-  const server = await start("src/main.ts", {
-    PORT: "9982", HOST: "127.0.0.1", DATABASE_URL: databaseUrl, DATA_DIR: dataDir, RATE_LIMITING: "false", LOG_LEVEL: "warn",
-    EXTERNAL_URL: "http://127.0.0.1:9982",
-  });
-  const auth = "Basic " + Buffer.from(`${creds.ownerEmail}:${creds.ownerKey}`).toString("base64");
-  try {
-    rows.push(await measure(`POST /messages (channel, ${SUBSCRIBERS} subscribers)`, {
-      url: "http://127.0.0.1:9982/api/v1/messages",
-      method: "POST",
-      headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ type: "stream", to: "bench", topic: "load", content: "Benchmark **message** with a [link](https://example.com)." }).toString(),
-    }));
-    rows.push(await measure("GET /messages (newest 20 in the channel)", {
-      url: `http://127.0.0.1:9982/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "20", num_after: "0", narrow: JSON.stringify([{ operator: "channel", operand: "bench" }]) })}`,
-      headers: { authorization: auth },
-    }));
-    const probe = await fetch(`http://127.0.0.1:9982/api/v1/external/github?api_key=${creds.botKey}&stream=bench`, {
-      method: "POST", headers: { "content-type": "application/json", "x-github-event": "push" }, body: JSON.stringify(githubPushPayload()),
-    });
-    if (probe.status === 200) {
-      rows.push(await measure("POST /external/github (push, 5 commits)", {
-        url: `http://127.0.0.1:9982/api/v1/external/github?api_key=${creds.botKey}&stream=bench`,
-        method: "POST",
-        headers: { "content-type": "application/json", "x-github-event": "push" },
-        body: JSON.stringify(githubPushPayload()),
-      }));
-    } else {
-      process.stdout.write(`github webhook not available (HTTP ${probe.status}); skipping that case\n`);
+  const mysqlUrl = await freshMysqlDatabase();
+  const sqliteFile = path.join(dataDir, "server.sqlite3");
+  const rawSqliteFile = path.join(dataDir, "raw.sqlite3");
+  const mysql = await seed(mysqlUrl, path.join(dataDir, "mysql"));
+  const sqlite = await seed(`sqlite:${sqliteFile}`, path.join(dataDir, "sqlite"));
+  const raw = await seed(`sqlite:${rawSqliteFile}`, path.join(dataDir, "raw"));
+  const cases: Record<string, Case> = {};
+  const run = async (key: string, script: string, env: Record<string, string>, fn: () => Promise<Case>) => {
+    const child = await start(script, env);
+    try {
+      cases[key] = await fn();
+    } finally {
+      await stop(child);
     }
-  } finally {
-    server.kill();
-  }
+  };
 
+  await run("bareKoa", "bench/helloKoa.ts", { PORT: "9981" }, () =>
+    measure("bare Koa hello world (baseline)", { url: "http://127.0.0.1:9981/" }),
+  );
+  await run("naiveSend", "bench/naiveSend.ts", baselineEnv(mysql, mysqlUrl, 9983), () =>
+    sendCase(`naive Koa+Knex send, 1 + ${SUBSCRIBERS} rows in a transaction (baseline, MySQL)`, 9983, "", "bench"),
+  );
+  await run(
+    "rawSqliteSend",
+    "bench/naiveSend.ts",
+    { ...baselineEnv(raw, rawSqliteFile, 9984), BASELINE: "sqlite" },
+    () => sendCase(`raw better-sqlite3 send, 1 + ${SUBSCRIBERS} rows (baseline)`, 9984, "", "bench"),
+  );
+  await run("sqliteSend", "src/main.ts", serverEnv(9985, `sqlite:${sqliteFile}`, path.join(dataDir, "sqlite")), () =>
+    sendCase(`POST /messages (channel, ${SUBSCRIBERS} subscribers, SQLite)`, 9985, sqlite.owner, "bench"),
+  );
+  await run("send", "src/main.ts", serverEnv(9982, mysqlUrl, path.join(dataDir, "mysql")), async () => {
+    const row = await sendCase(
+      `POST /messages (channel, ${SUBSCRIBERS} subscribers, MySQL)`,
+      9982,
+      mysql.owner,
+      "bench",
+    );
+    const narrow = JSON.stringify([{ operator: "channel", operand: "bench" }]);
+    const query = new URLSearchParams({ anchor: "newest", num_before: "20", num_after: "0", narrow });
+    cases.read = await measure("GET /messages (newest 20 in the channel, MySQL)", {
+      url: `http://127.0.0.1:9982/api/v1/messages?${query}`,
+      headers: { authorization: mysql.owner },
+    });
+    const hook = `http://127.0.0.1:9982/api/v1/external/github?api_key=${mysql.botKey}&stream=bench`;
+    cases.webhook = await measure("POST /external/github (push, 5 commits, MySQL)", {
+      url: hook,
+      method: "POST",
+      headers: { "content-type": "application/json", "x-github-event": "push" },
+      body: JSON.stringify(githubPushPayload()),
+    });
+    cases.crowdSend = await sendCase(
+      `POST /messages (channel, ${CROWD} subscribers, MySQL)`,
+      9982,
+      mysql.owner,
+      "crowd",
+    );
+    cases.eventLatency = await eventLatency(9982, mysql);
+    return row;
+  });
+
+  // Webhook ingest with the delivery log off (the "send" server above had it on, as by default).
+  const hookOff = { ...serverEnv(9986, mysqlUrl, path.join(dataDir, "mysql")), WEBHOOK_LOG_ENABLED: "false" };
+  await run("webhookLogOff", "src/main.ts", hookOff, () =>
+    measure("POST /external/github (push, 5 commits, MySQL, delivery log off)", {
+      url: `http://127.0.0.1:9986/api/v1/external/github?api_key=${mysql.botKey}&stream=bench`,
+      method: "POST",
+      headers: { "content-type": "application/json", "x-github-event": "push" },
+      body: JSON.stringify(githubPushPayload()),
+    }),
+  );
+
+  const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+  const ratios = {
+    send_vs_naive_send: ratio(cases.send.rps, cases.naiveSend.rps),
+    sqlite_send_vs_raw_sqlite: ratio(cases.sqliteSend.rps, cases.rawSqliteSend.rps),
+    read_vs_bare_koa: ratio(cases.read.rps, cases.bareKoa.rps),
+    webhook_vs_send: ratio(cases.webhook.rps, cases.send.rps),
+    crowd_cost_vs_send_cost: ratio(cases.send.rps, cases.crowdSend.rps),
+    webhook_log_on_vs_off: ratio(cases.webhook.rps, cases.webhookLogOff.rps),
+  };
+  const targets = [
+    ["send ≥ 1.5× naive send", ratios.send_vs_naive_send >= 1.5],
+    ["send p99 < 50 ms", cases.send.p99_ms < 50],
+    ["read ≥ 5% of bare Koa", ratios.read_vs_bare_koa >= 0.05],
+    ["webhook ≥ 0.9× send", ratios.webhook_vs_send >= 0.9],
+    ["SQLite send ≥ 0.6× raw better-sqlite3", ratios.sqlite_send_vs_raw_sqlite >= 0.6],
+    [`${CROWD}-subscriber send < 10× a ${SUBSCRIBERS}-subscriber one`, ratios.crowd_cost_vs_send_cost < 10],
+    ["event latency p99 < 5 ms", cases.eventLatency.p99_ms < 5],
+  ] as const;
+  const order = [
+    "bareKoa",
+    "naiveSend",
+    "rawSqliteSend",
+    "send",
+    "sqliteSend",
+    "read",
+    "webhook",
+    "webhookLogOff",
+    "crowdSend",
+  ];
+  const rows = [...order, "eventLatency"].map((key) => cases[key]);
   const cpu = os.cpus();
+  const when = new Date().toISOString().slice(0, 10);
+  fs.writeFileSync(
+    path.join(ROOT, "bench", "results.json"),
+    JSON.stringify(
+      {
+        measured: when,
+        machine: `${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}`,
+        connections: CONNECTIONS,
+        seconds: DURATION,
+        cases: rows,
+        ratios,
+        targets: Object.fromEntries(targets),
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu.length} × ${cpu[0]?.model ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, MariaDB via ${BASE_URL.replace(/\/\/[^@]*@/, "//")}.`,
-    `autocannon: ${CONNECTIONS} connections, ${DURATION} s per case after a 2 s warm-up; load generator on the same machine.`,
+    `Measured ${when} on ${cpu.length} × ${cpu[0]?.model ?? "CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+      `Node ${process.version}, MariaDB via ${BASE_URL.replace(/\/\/[^@]*@/, "//")}.`,
+    `autocannon: ${CONNECTIONS} connections, ${DURATION} s per case after a 2 s warm-up; load generator on the ` +
+      `same machine. Event latency: ${LATENCY_SAMPLES} sends one at a time (its "requests/s" is sends/s).`,
     "",
-    "| case | requests/s | p50 ms | p99 ms | non-2xx |",
+    "| case | requests/s | p50 ms | p99 ms | failed |",
     "| --- | ---: | ---: | ---: | ---: |",
-    ...rows.map((r) => `| ${r.name} | ${r.requests} | ${r.p50} | ${r.p99} | ${r.non2xx} |`),
+    ...rows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.non2xx} |`),
+    "",
+    "| ratio | value |",
+    "| --- | ---: |",
+    ...Object.entries(ratios).map(([name, value]) => `| ${name} | ${value} |`),
+    "",
+    "| target | met |",
+    "| --- | --- |",
+    ...targets.map(([name, met]) => `| ${name} | ${met ? "yes" : "no"} |`),
     "",
   ].join("\n");
   fs.writeFileSync(path.join(ROOT, "bench", "results.md"), table);

@@ -5,42 +5,74 @@ import Redis from "ioredis";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import type { AppDeps } from "./deps";
+import { CACHE_INVALIDATION, cachesOf, SHARED_TTL_MS } from "./db/cache";
 import { createDb, migrateLatest } from "./db/knex";
-import { createMemoryBus, createRedisBus } from "./events/bus";
+import {
+  createMemoryBus,
+  createRedisBus,
+  REDIS_OPTIONS,
+  redisHealthLog,
+  RESYNC,
+  untilReadyOrTimeout,
+} from "./events/bus";
 import { EventQueues } from "./events/queues";
 import { createRateLimits } from "./http/rateLimit";
 import { createLogger } from "./logger";
+import { createDatabaseHealth } from "./services/health/database";
 import { loadIntegrationsForApp } from "./webhooks/startup";
+import { emptyRegistry } from "./webhooks/registry";
+import { createWebhookOps } from "./services/webhooks/ops";
 
 export async function createDeps(
   config: Config,
-  options: { migrate?: boolean; logDestination?: DestinationStream } = {},
+  options: {
+    migrate?: boolean;
+    logDestination?: DestinationStream;
+    /** false: no plugins (operator commands that never handle a webhook start faster). */
+    integrations?: boolean;
+  } = {},
 ): Promise<AppDeps & { close(): Promise<void> }> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.mkdirSync(config.uploadsDir, { recursive: true });
   const logger = createLogger(config.logLevel, options.logDestination);
   // Plugins first: a broken integration stops start-up before anything is opened.
-  const integrations = await loadIntegrationsForApp(config);
+  const integrations = options.integrations === false ? emptyRegistry() : await loadIntegrationsForApp(config);
   const db = createDb(config.databaseUrl, config.dataDir);
   if (options.migrate !== false) await migrateLatest(db);
   const queues = new EventQueues(config.longPollTimeoutSeconds);
   let redis: Redis | undefined;
+  let redisHealth: ReturnType<typeof redisHealthLog> | undefined;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // Rate limits fall back to per-process "insurance" limiters while this client is disconnected.
+    redis = new Redis(config.redisUrl, REDIS_OPTIONS);
+    redisHealth = redisHealthLog(logger, "rate limits are per process until it returns");
+    redisHealth.watch(redis);
+    await untilReadyOrTimeout(redis.connect().catch((err) => redisHealth?.failed(err)));
   }
-  const bus = config.redisUrl ? await createRedisBus(config.redisUrl, config.redisPrefix, queues, logger) : createMemoryBus(queues);
+  const bus = config.redisUrl
+    ? await createRedisBus(config.redisUrl, config.redisPrefix, queues, logger)
+    : createMemoryBus(queues, logger);
+  // Writers' cache invalidations reach the other processes as broadcasts (db/ knows nothing of the bus).
+  const caches = cachesOf(db);
+  caches.remote = (tags) => bus.broadcast({ kind: CACHE_INVALIDATION, tags });
+  bus.onBroadcast((message) => {
+    if (message.kind === CACHE_INVALIDATION) caches.invalidateLocal(message.tags as string[]);
+    if (message.kind === RESYNC) caches.clear();
+  });
+  if (config.redisUrl) caches.ttlMs = SHARED_TTL_MS;
   const rateLimits = createRateLimits(config.rateLimit, redis, config.redisPrefix);
+  const databaseHealth = createDatabaseHealth(db, logger);
+  const base = { config, db, logger, bus, queues, rateLimits, integrations, databaseHealth };
+  const webhookOps = createWebhookOps(base);
   return {
-    config,
-    db,
-    logger,
-    bus,
-    queues,
-    rateLimits,
-    integrations,
+    ...base,
+    webhookOps,
     async close() {
+      await webhookOps.close();
+      databaseHealth.close();
       queues.close();
       await bus.close();
+      redisHealth?.stop();
       redis?.disconnect();
       await db.destroy();
     },

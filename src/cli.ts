@@ -1,19 +1,28 @@
 // Operator CLI: npm run cli -- <command> [--options]. Commands that make credentials print them
 // and, with --zuliprc FILE, write a zuliprc the official clients read.
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDeps } from "./bootstrap";
 import { loadConfig } from "./config";
 import type { Db } from "./db/knex";
-import { addGroupMembers, findGroupByName, insertGroup } from "./db/groups";
-import { findRealmBySubdomain } from "./db/realms";
-import { BOT_TYPE, type RealmRow } from "./db/rows";
-import { upsertSubscriptions } from "./db/subscriptions";
-import { withTransaction } from "./db/transaction";
-import { findUserByEmail, updateUser } from "./db/users";
-import { insertChannel } from "./services/channels";
-import { createRealm, setRealmDeactivated } from "./services/realms";
-import { changeRole, createBot, createUser, regenerateApiKey, ROLE_NAMES, setUserActive } from "./services/users";
-import { writeZuliprc } from "./services/zuliprc";
+import type { RealmRow } from "./db/rows";
+import { createChannelAsOperator } from "./services/channels/creation";
+import { createNamedGroup } from "./services/groups/groups";
+import { createRealm, findRealm, realmUrl, setRealmDeactivated } from "./services/realms/realms";
+import {
+  BOT_TYPE_NAMES,
+  changeRole,
+  createBot,
+  createUser,
+  findUserInRealm,
+  regenerateApiKey,
+  ROLE_NAMES,
+  setUserActive,
+} from "./services/users/users";
+import { writeZuliprc } from "./services/users/zuliprc";
+import { setWebhookSecretByEmail } from "./services/webhooks/secrets";
+import { deliveryToFixture } from "./services/webhooks/fixtureFromDelivery";
+import { integrationsDirFor, loadIntegrationsForApp } from "./webhooks/startup";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -28,6 +37,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   set-webhook-secret --realm S --email E --secret X   (use --secret '' to clear)
   deactivate-user | reactivate-user --realm S --email E
   deactivate-realm | reactivate-realm --realm S
+  delivery-to-fixture --id N [--name VARIANT] [--force] [--fixtures-dir DIR]
+                 (a logged webhook delivery → fixtures/<integration>/<event>__<variant>.json + .expected.json)
 
 --realm '' (or omitted) means the root-domain organization.`;
 
@@ -41,23 +52,43 @@ function need(opts: Options, name: string): string {
 
 async function realmOf(db: Db, opts: Options): Promise<RealmRow> {
   const subdomain = typeof opts.realm === "string" ? opts.realm : "";
-  const realm = await findRealmBySubdomain(db, subdomain);
+  const realm = await findRealm(db, subdomain);
   if (!realm) throw new Error(`No organization with subdomain '${subdomain}'`);
   return realm;
 }
 
 function printCredentials(email: string, apiKey: string, site: string, opts: Options): void {
   process.stdout.write(`email:   ${email}\napi key: ${apiKey}\nsite:    ${site}\n`);
-  if (typeof opts.zuliprc === "string") process.stdout.write(`zuliprc: ${writeZuliprc(opts.zuliprc, email, apiKey, site)}\n`);
+  if (typeof opts.zuliprc === "string")
+    process.stdout.write(`zuliprc: ${writeZuliprc(opts.zuliprc, email, apiKey, site)}\n`);
 }
+
+const COMMANDS_USING_PLUGINS = new Set(["delivery-to-fixture"]);
 
 async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const { values: opts } = parseArgs({
     args: rest,
     options: Object.fromEntries(
-      ["subdomain", "name", "owner-email", "owner-name", "zuliprc", "realm", "email", "role", "type", "description", "subscribe", "secret", "members"].map((n) => [n, { type: "string" as const }])
-        .concat([["private", { type: "boolean" as const }] as never]),
+      [
+        "subdomain",
+        "name",
+        "owner-email",
+        "owner-name",
+        "zuliprc",
+        "realm",
+        "email",
+        "role",
+        "type",
+        "description",
+        "subscribe",
+        "secret",
+        "members",
+        "id",
+        "fixtures-dir",
+      ]
+        .map((n) => [n, { type: "string" as const }])
+        .concat([["private", { type: "boolean" as const }] as never, ["force", { type: "boolean" as const }] as never]),
     ),
     allowPositionals: false,
   }) as { values: Options };
@@ -66,7 +97,8 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const deps = await createDeps(config, { migrate: true });
+  // Only commands that replay deliveries need the plugins; the others start faster without them.
+  const deps = await createDeps(config, { migrate: true, integrations: COMMANDS_USING_PLUGINS.has(command) });
   const { db } = deps;
   const site = config.externalUrl;
   try {
@@ -80,7 +112,7 @@ async function run(argv: string[]): Promise<void> {
           name: need(opts, "name"),
           owner: { email: need(opts, "owner-email"), fullName: need(opts, "owner-name") },
         });
-        const realmSite = created.realm.string_id ? site.replace("://", `://${created.realm.string_id}.`) : site;
+        const realmSite = realmUrl(created.realm, site);
         process.stdout.write(`Created organization '${created.realm.name}' (id ${created.realm.id}).\nOwner:\n`);
         printCredentials(created.owner.email, created.ownerApiKey, realmSite, opts);
         break;
@@ -89,38 +121,37 @@ async function run(argv: string[]): Promise<void> {
         const realm = await realmOf(db, opts);
         const role = ROLE_NAMES[(opts.role as string) ?? "member"];
         if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
-        const { user, apiKey } = await createUser(db, realm.id, { email: need(opts, "email"), fullName: need(opts, "name"), role });
+        const { user, apiKey } = await createUser(db, realm.id, {
+          email: need(opts, "email"),
+          fullName: need(opts, "name"),
+          role,
+        });
         printCredentials(user.email, apiKey, site, opts);
         break;
       }
       case "create-bot": {
         const realm = await realmOf(db, opts);
-        const owner = await findUserByEmail(db, realm.id, need(opts, "owner-email"));
+        const owner = await findUserInRealm(db, realm.id, need(opts, "owner-email"));
         if (!owner) throw new Error(`No user '${String(opts["owner-email"])}'`);
-        const type = (opts.type as string) ?? "incoming-webhook";
-        const botType = type === "generic" ? BOT_TYPE.generic : type === "incoming-webhook" ? BOT_TYPE.incomingWebhook : NaN;
-        if (Number.isNaN(botType)) throw new Error("--type must be incoming-webhook or generic");
-        const { user, apiKey } = await createBot(db, realm.id, { email: need(opts, "email"), fullName: need(opts, "name"), ownerId: owner.id, botType });
+        const botType = BOT_TYPE_NAMES[(opts.type as string) ?? "incoming-webhook"];
+        if (botType === undefined) throw new Error("--type must be incoming-webhook or generic");
+        const { user, apiKey } = await createBot(db, realm.id, {
+          email: need(opts, "email"),
+          fullName: need(opts, "name"),
+          ownerId: owner.id,
+          botType,
+        });
         printCredentials(user.email, apiKey, site, opts);
         break;
       }
       case "create-channel": {
         const realm = await realmOf(db, opts);
         const emails = typeof opts.subscribe === "string" ? opts.subscribe.split(",").filter(Boolean) : [];
-        const stream = await withTransaction(db, async (trx) => {
-          const created = await insertChannel(trx, realm, null, {
-            name: need(opts, "name"),
-            description: (opts.description as string) ?? "",
-            invite_only: Boolean(opts.private),
-          });
-          const ids = [];
-          for (const email of emails) {
-            const user = await findUserByEmail(trx, realm.id, email.trim());
-            if (!user) throw new Error(`No user '${email}'`);
-            ids.push(user.id);
-          }
-          await upsertSubscriptions(trx, ids.map((user_id) => ({ user_id, stream_id: created.id })));
-          return created;
+        const stream = await createChannelAsOperator(db, realm, {
+          name: need(opts, "name"),
+          description: (opts.description as string) ?? "",
+          inviteOnly: Boolean(opts.private),
+          subscriberEmails: emails,
         });
         process.stdout.write(`Created channel #${stream.name} (id ${stream.id}).\n`);
         break;
@@ -128,26 +159,17 @@ async function run(argv: string[]): Promise<void> {
       case "create-group": {
         const realm = await realmOf(db, opts);
         const emails = typeof opts.members === "string" ? opts.members.split(",").filter(Boolean) : [];
-        const id = await withTransaction(db, async (trx) => {
-          const name = need(opts, "name").trim();
-          if (!name || name.length > 100 || name.startsWith("role:")) throw new Error("--name must be 1-100 characters and not start with 'role:'");
-          if (await findGroupByName(trx, realm.id, name)) throw new Error(`A group named '${name}' already exists`);
-          const ids = [];
-          for (const email of emails) {
-            const user = await findUserByEmail(trx, realm.id, email.trim());
-            if (!user) throw new Error(`No user '${email}'`);
-            ids.push(user.id);
-          }
-          const groupId = await insertGroup(trx, { realm_id: realm.id, name, description: (opts.description as string) ?? "" });
-          await addGroupMembers(trx, groupId, ids);
-          return groupId;
+        const id = await createNamedGroup(db, realm, {
+          name: need(opts, "name"),
+          description: (opts.description as string) ?? "",
+          memberEmails: emails,
         });
         process.stdout.write(`Created group '${String(opts.name)}' (id ${id}) with ${emails.length} member(s).\n`);
         break;
       }
       case "change-role": {
         const realm = await realmOf(db, opts);
-        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
+        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
         if (!user) throw new Error(`No user '${String(opts.email)}'`);
         const role = ROLE_NAMES[need(opts, "role")];
         if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
@@ -157,24 +179,37 @@ async function run(argv: string[]): Promise<void> {
       }
       case "regenerate-api-key": {
         const realm = await realmOf(db, opts);
-        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
+        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
         if (!user) throw new Error(`No user '${String(opts.email)}'`);
         printCredentials(user.email, await regenerateApiKey(db, user.id), site, opts);
         break;
       }
       case "set-webhook-secret": {
         const realm = await realmOf(db, opts);
-        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
-        if (!user || !user.is_bot) throw new Error(`No bot '${String(opts.email)}'`);
         const secret = need(opts, "secret");
-        await updateUser(db, user.id, { webhook_secret: secret === "" ? null : secret });
+        await setWebhookSecretByEmail(db, realm.id, need(opts, "email"), secret);
         process.stdout.write(secret === "" ? "Webhook secret cleared.\n" : "Webhook secret set.\n");
+        break;
+      }
+      case "delivery-to-fixture": {
+        const id = Number(need(opts, "id"));
+        if (!Number.isSafeInteger(id) || id <= 0) throw new Error("--id must be a delivery id (a positive integer)");
+        const fixturesDir =
+          typeof opts["fixtures-dir"] === "string"
+            ? path.resolve(opts["fixtures-dir"])
+            : path.join(path.dirname(integrationsDirFor(config)), "fixtures");
+        const variant = typeof opts.name === "string" ? opts.name : undefined;
+        // The other commands start without the plugins; this one renders with them.
+        const integrations = await loadIntegrationsForApp(config);
+        const made = await deliveryToFixture(db, integrations, fixturesDir, { id, variant, force: !!opts.force });
+        process.stdout.write(`Wrote ${path.relative(process.cwd(), made.payloadPath)}\n`);
+        process.stdout.write(`Wrote ${path.relative(process.cwd(), made.expectedPath)} (review it)\n`);
         break;
       }
       case "deactivate-user":
       case "reactivate-user": {
         const realm = await realmOf(db, opts);
-        const user = await findUserByEmail(db, realm.id, need(opts, "email"));
+        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
         if (!user) throw new Error(`No user '${String(opts.email)}'`);
         await setUserActive(db, user.id, command === "reactivate-user");
         process.stdout.write(`${command === "reactivate-user" ? "Reactivated" : "Deactivated"} ${user.email}.\n`);
@@ -183,7 +218,9 @@ async function run(argv: string[]): Promise<void> {
       case "deactivate-realm":
       case "reactivate-realm": {
         const realm = await setRealmDeactivated(db, (opts.realm as string) ?? "", command === "deactivate-realm");
-        process.stdout.write(`${command === "deactivate-realm" ? "Deactivated" : "Reactivated"} organization '${realm.name}'.\n`);
+        process.stdout.write(
+          `${command === "deactivate-realm" ? "Deactivated" : "Reactivated"} organization '${realm.name}'.\n`,
+        );
         break;
       }
       default:

@@ -17,7 +17,13 @@ export interface Config {
   externalUrl: string;
   /** Host name (without subdomain) that realms' subdomains hang off. */
   rootDomain: string;
-  rateLimit: { enabled: boolean; userRequests: number; ipRequests: number; windowSeconds: number };
+  rateLimit: {
+    enabled: boolean;
+    userRequests: number;
+    ipRequests: number;
+    windowSeconds: number;
+    authFailures: number;
+  };
   limits: {
     /** Largest non-multipart API request body. */
     maxBodyBytes: number;
@@ -35,6 +41,15 @@ export interface Config {
   longPollTimeoutSeconds: number;
   /** The reference's WEB_PUBLIC_STREAMS_ENABLED server setting (default on). */
   webPublicStreamsEnabled: boolean;
+  /** Webhook delivery log and de-duplication (docs/webhook-operations.md). */
+  webhookLog: {
+    enabled: boolean;
+    maxBodyBytes: number;
+    maxPerBot: number;
+    maxAgeDays: number;
+    pruneIntervalSeconds: number;
+    dedupWindowSeconds: number;
+  };
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -65,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userRequests: intFromEnv(env, "RATE_LIMIT_USER_REQUESTS", 200),
       ipRequests: intFromEnv(env, "RATE_LIMIT_IP_REQUESTS", 100),
       windowSeconds: intFromEnv(env, "RATE_LIMIT_WINDOW_SECONDS", 60),
+      authFailures: intFromEnv(env, "RATE_LIMIT_AUTH_FAILURES", 30),
     },
     limits: {
       maxBodyBytes: intFromEnv(env, "MAX_BODY_BYTES", 1024 * 1024),
@@ -77,5 +93,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
     webPublicStreamsEnabled: env.WEB_PUBLIC_STREAMS_ENABLED !== "false",
+    webhookLog: {
+      enabled: env.WEBHOOK_LOG_ENABLED !== "false",
+      maxBodyBytes: intFromEnv(env, "WEBHOOK_LOG_MAX_BODY_BYTES", 256 * 1024),
+      maxPerBot: intFromEnv(env, "WEBHOOK_LOG_MAX_PER_BOT", 1000),
+      maxAgeDays: intFromEnv(env, "WEBHOOK_LOG_MAX_AGE_DAYS", 14),
+      pruneIntervalSeconds: intFromEnv(env, "WEBHOOK_LOG_PRUNE_INTERVAL_SECONDS", 600),
+      dedupWindowSeconds: intFromEnv(env, "WEBHOOK_DEDUP_WINDOW_SECONDS", 86400),
+    },
   };
 }

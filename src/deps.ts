@@ -6,6 +6,8 @@ import type { EventBus } from "./events/bus";
 import type { EventQueues } from "./events/queues";
 import type { RateLimits } from "./http/rateLimit";
 import type { IntegrationRegistry } from "./webhooks/registry";
+import type { WebhookOps } from "./services/webhooks/ops";
+import type { DatabaseHealth } from "./services/health/database";
 
 export interface AppDeps {
   config: Config;
@@ -15,4 +17,8 @@ export interface AppDeps {
   queues: EventQueues;
   rateLimits: RateLimits;
   integrations: IntegrationRegistry;
+  /** Delivery log, replay, template overrides (docs/webhook-operations.md). */
+  webhookOps: WebhookOps;
+  /** Logs database outages once (optional: tests may build deps without it). */
+  databaseHealth?: DatabaseHealth;
 }

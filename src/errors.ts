@@ -24,7 +24,11 @@ export type ErrorCode =
   | "UNSUPPORTED_WEBHOOK_EVENT_TYPE"
   | "INVALID_PAYLOAD"
   | "INVALID_SIGNATURE"
-  | "BAD_EVENT_QUEUE_ID";
+  | "INVALID_TEMPLATE"
+  | "BAD_EVENT_QUEUE_ID"
+  | "METHOD_NOT_ALLOWED"
+  | "REQUEST_HEADERS_TOO_LARGE"
+  | "SERVICE_UNAVAILABLE";
 
 /** HTTP status for each code when the caller does not pick one. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -51,7 +55,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_WEBHOOK_EVENT_TYPE: 200,
   INVALID_PAYLOAD: 400,
   INVALID_SIGNATURE: 401,
+  INVALID_TEMPLATE: 400,
   BAD_EVENT_QUEUE_ID: 400,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_HEADERS_TOO_LARGE: 431,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export class ApiError extends Error {
@@ -91,7 +99,7 @@ export const Errors = {
   invalidApiKey: () => new ApiError("INVALID_API_KEY", "Invalid API key"),
   userDeactivated: () => new ApiError("USER_DEACTIVATED", "Account is deactivated"),
   realmDeactivated: () => new ApiError("REALM_DEACTIVATED", "This organization has been deactivated"),
-  wrongSubdomain: () => new ApiError("BAD_REQUEST", "Account is not associated with this subdomain"),
+  wrongSubdomain: () => new ApiError("UNAUTHORIZED", "Account is not associated with this subdomain"),
   mustBeAdmin: () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator"),
   mustBeOwner: () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"),
   mustBeMember: () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization member"),
@@ -103,11 +111,23 @@ export const Errors = {
     new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${id}' does not exist`, { stream_id: id }),
   invalidMessage: () => new ApiError("BAD_REQUEST", "Invalid message(s)"),
   notFound: (msg = "Endpoint not found") => new ApiError("NOT_FOUND", msg),
+  methodNotAllowed: (method: string, allowed: string[]) =>
+    new ApiError(
+      "METHOD_NOT_ALLOWED",
+      `Method ${method} is not allowed here${allowed.length ? `; allowed: ${allowed.join(", ")}` : ""}`,
+      { allowed_methods: allowed },
+      { headers: allowed.length ? { Allow: allowed.join(", ") } : {} },
+    ),
   tooLarge: (what: string, limit: number) =>
     new ApiError("REQUEST_TOO_LARGE", `${what} is too large: the limit is ${limit} bytes`, { limit }),
   rateLimited: (retryAfterSeconds: number) =>
-    new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", { "retry-after": retryAfterSeconds }, {
-      headers: { "Retry-After": String(Math.ceil(retryAfterSeconds)) },
-    }),
+    new ApiError(
+      "RATE_LIMIT_HIT",
+      "API usage exceeded rate limit",
+      { "retry-after": retryAfterSeconds },
+      {
+        headers: { "Retry-After": String(Math.ceil(retryAfterSeconds)) },
+      },
+    ),
   webhookBotNotAllowed: () => new ApiError("BAD_REQUEST", "This API is not available to incoming webhook bots."),
 };

@@ -1,14 +1,57 @@
 // Server entry point: config → database (migrated) → demo data on first run → listen.
 import type { Server } from "node:http";
 import { createApp } from "./app";
+import { createHttpServer } from "./http/server";
 import { createDeps } from "./bootstrap";
 import { loadConfig } from "./config";
-import { seedDemoIfEmpty } from "./services/demo";
+import { seedDemoIfEmpty } from "./services/realms/demo";
+
+/** In-flight requests get this long to finish after SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Stop accepting, wake every long-poll with a final heartbeat, let in-flight requests finish
+ * (bounded by `graceMs`), then close the database and Redis.
+ */
+async function stopGracefully(server: Server, deps: Awaited<ReturnType<typeof createDeps>>, graceMs: number) {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  deps.queues.close();
+  // Keep-alive connections turn idle as their last answer is sent; close each as soon as it does.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, graceMs);
+  });
+  await Promise.race([closed, deadline]);
+  clearTimeout(timer);
+  clearInterval(sweep);
+  await deps.close();
+}
+
+/**
+ * Replicas starting together on an empty database race to seed it (a unique name, or SQLite's
+ * write lock, stops the losers); a loser tries again and then finds the database seeded.
+ */
+async function seedDemoOnce<T>(seed: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await seed();
+    } catch (err) {
+      if (attempt >= 20) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+    }
+  }
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const deps = await createDeps(config);
-  const demo = await seedDemoIfEmpty(deps.db, { dataDir: config.dataDir, externalUrl: config.externalUrl });
+  const seedOptions = { dataDir: config.dataDir, externalUrl: config.externalUrl };
+  const demo = await seedDemoOnce(() => seedDemoIfEmpty(deps.db, seedOptions));
   if (demo) {
     const lines = [
       "",
@@ -26,21 +69,30 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(lines.join("\n") + "\n");
   }
-  const app = createApp(deps);
-  const server: Server = app.listen(config.port, config.host, () => {
+  const server: Server = createHttpServer(createApp(deps));
+  server.listen(config.port, config.host, () => {
     deps.logger.info({ port: config.port, database: config.databaseUrl ? "mysql" : "sqlite" }, "Switchboard listening");
-    process.stdout.write(`Switchboard listening on ${config.externalUrl} (database: ${config.databaseUrl ? "MySQL" : "SQLite in " + config.dataDir})\n`);
+    process.stdout.write(
+      `Switchboard listening on ${config.externalUrl} (database: ${config.databaseUrl ? "MySQL" : "SQLite in " + config.dataDir})\n`,
+    );
   });
   // Long-polls hold connections open; let them end with the process.
   server.keepAliveTimeout = 65_000;
-  const shutdown = () => {
-    deps.logger.info("shutting down");
-    server.close();
-    server.closeAllConnections();
-    void deps.close().then(() => process.exit(0));
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info({ signal }, "shutting down");
+    void stopGracefully(server, deps, SHUTDOWN_GRACE_MS).then(
+      () => process.exit(0),
+      (err) => {
+        deps.logger.error({ err }, "error while shutting down");
+        process.exit(1);
+      },
+    );
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
 main().catch((err) => {

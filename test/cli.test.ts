@@ -9,6 +9,8 @@ import { startTestServer, type TestServer } from "./support/harness";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const zulipInit = require("zulip-js");
 const run = promisify(execFile);
+// Each command is a new process that compiles the sources (tsx): seconds each on a busy machine.
+jest.setTimeout(120_000);
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,7 +29,10 @@ async function cli(...args: string[]): Promise<{ stdout: string; stderr: string;
     ...(server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : { DATABASE_URL: "" }),
   };
   try {
-    const { stdout, stderr } = await run(process.execPath, [require.resolve("tsx/cli"), "src/cli.ts", ...args], { env, cwd: path.join(__dirname, "..") });
+    const { stdout, stderr } = await run(process.execPath, [require.resolve("tsx/cli"), "src/cli.ts", ...args], {
+      env,
+      cwd: path.join(__dirname, ".."),
+    });
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; stderr: string; code: number };
@@ -53,18 +58,47 @@ describe("npm run cli", () => {
   });
 
   it("creates an incoming-webhook bot owned by a user", async () => {
-    const res = await cli("create-bot", "--owner-email", "owner@test.example", "--email", "ci-bot@test.example", "--name", "CI Bot");
+    const res = await cli(
+      "create-bot",
+      "--owner-email",
+      "owner@test.example",
+      "--email",
+      "ci-bot@test.example",
+      "--name",
+      "CI Bot",
+    );
     expect(res.code).toBe(0);
     const row = await server.db("users").where({ email: "ci-bot@test.example" }).first();
     expect(row).toMatchObject({ bot_type: 2, bot_owner_id: server.users.owner.id });
   });
 
   it("creates a channel with subscribers", async () => {
-    const res = await cli("create-channel", "--name", "ops", "--description", "Operations", "--subscribe", "owner@test.example,member@test.example");
+    const res = await cli(
+      "create-channel",
+      "--name",
+      "ops",
+      "--description",
+      "Operations",
+      "--subscribe",
+      "owner@test.example,member@test.example",
+    );
     expect(res.code).toBe(0);
     const stream = await server.db("streams").where({ name: "ops" }).first();
     const subs = await server.db("subscriptions").where({ stream_id: stream.id }).pluck("user_id");
     expect(subs.sort()).toEqual([server.users.owner.id, server.users.member.id].sort());
+  });
+
+  it("creates channels under the API's rules: name checks, no duplicates", async () => {
+    const long = await cli("create-channel", "--name", "x".repeat(61));
+    expect(long.code).toBe(1);
+    expect(long.stderr).toContain("Channel name too long (limit: 60 characters).");
+    const dup = await cli("create-channel", "--name", "ops");
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain("Channel 'ops' already exists");
+    const stranger = await cli("create-channel", "--name", "lonely", "--subscribe", "nobody@test.example");
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toContain("No user 'nobody@test.example'");
+    expect(await server.db("streams").where({ name: "lonely" }).first()).toBeUndefined();
   });
 
   it("regenerates an API key, invalidating the old one", async () => {
@@ -78,24 +112,42 @@ describe("npm run cli", () => {
 
   it("changes a role, and the system groups follow", async () => {
     const groupsOf = async () =>
-      (await server.db("user_group_members as m").join("user_groups as g", "g.id", "m.group_id").where({ "m.user_id": server.users.guest.id }).pluck("g.name")).sort();
+      (
+        await server
+          .db("user_group_members as m")
+          .join("user_groups as g", "g.id", "m.group_id")
+          .where({ "m.user_id": server.users.guest.id })
+          .pluck("g.name")
+      ).sort();
     expect(await groupsOf()).toEqual(["role:everyone"]);
     expect((await cli("change-role", "--email", "guest@test.example", "--role", "administrator")).code).toBe(0);
     expect(await groupsOf()).toEqual(["role:administrators"]);
     const me = await server.as(server.users.guest).get("/users/me");
     expect(me.body).toMatchObject({ role: 200, is_admin: true, is_guest: false });
     // An administrator may now do what only administrators may.
-    const folder = await server.as(server.users.guest).post("/channel_folders/create", { name: "Admin-made", description: "" });
+    const folder = await server
+      .as(server.users.guest)
+      .post("/channel_folders/create", { name: "Admin-made", description: "" });
     expect(folder.status).toBe(200);
     expect((await cli("change-role", "--email", "guest@test.example", "--role", "guest")).code).toBe(0);
     expect(await groupsOf()).toEqual(["role:everyone"]);
   });
 
   it("creates a named user group that works as a group-setting value", async () => {
-    const res = await cli("create-group", "--name", "reviewers", "--description", "Code review", "--members", "member@test.example");
+    const res = await cli(
+      "create-group",
+      "--name",
+      "reviewers",
+      "--description",
+      "Code review",
+      "--members",
+      "member@test.example",
+    );
     expect(res.code).toBe(0);
     const group = await server.db("user_groups").where({ realm_id: server.realm.id, name: "reviewers" }).first();
-    expect(await server.db("user_group_members").where({ group_id: group.id }).pluck("user_id")).toEqual([server.users.member.id]);
+    expect(await server.db("user_group_members").where({ group_id: group.id }).pluck("user_id")).toEqual([
+      server.users.member.id,
+    ]);
     const created = await server.as(server.users.owner).post("/users/me/subscriptions", {
       subscriptions: [{ name: "reviewed" }],
       can_send_message_group: group.id,
@@ -108,6 +160,28 @@ describe("npm run cli", () => {
     expect(dup.stderr).toContain("A group named 'reviewers' already exists");
   });
 
+  it("sets a webhook secret with the API's checks on the bot and the secret", async () => {
+    const secretOf = async (email: string) => (await server.db("users").where({ email }).first()).webhook_secret;
+    const bot = "webhook-bot@test.example";
+    const set = await cli("set-webhook-secret", "--email", bot, "--secret", "s3cret");
+    expect(set).toMatchObject({ code: 0, stdout: "Webhook secret set.\n" });
+    expect(await secretOf(bot)).toBe("s3cret");
+
+    const control = await cli("set-webhook-secret", "--email", bot, "--secret", "bad\tsecret");
+    expect(control.code).toBe(1);
+    expect(control.stderr).toContain("secret must not contain control characters");
+    expect(await secretOf(bot)).toBe("s3cret");
+    // The Notification Bot is a system bot: its secret is not the operator's to set either.
+    const system = await cli("set-webhook-secret", "--email", "notification-bot@test.example", "--secret", "x");
+    expect(system.code).toBe(1);
+    expect(system.stderr).toContain("No such bot");
+    expect(await secretOf("notification-bot@test.example")).toBeNull();
+
+    const cleared = await cli("set-webhook-secret", "--email", bot, "--secret", "");
+    expect(cleared.stdout).toBe("Webhook secret cleared.\n");
+    expect(await secretOf(bot)).toBeNull();
+  });
+
   it("deactivates and reactivates a user", async () => {
     expect((await cli("deactivate-user", "--email", "moderator@test.example")).code).toBe(0);
     expect((await server.as(server.users.moderator).get("/users/me")).body.code).toBe("USER_DEACTIVATED");
@@ -116,11 +190,30 @@ describe("npm run cli", () => {
   });
 
   it("creates a realm on a subdomain with its owner, and deactivates it", async () => {
-    const res = await cli("create-realm", "--subdomain", "acme", "--name", "Acme", "--owner-email", "boss@acme.example", "--owner-name", "Boss");
+    const res = await cli(
+      "create-realm",
+      "--subdomain",
+      "acme",
+      "--name",
+      "Acme",
+      "--owner-email",
+      "boss@acme.example",
+      "--owner-name",
+      "Boss",
+    );
     expect(res.code).toBe(0);
     const realm = await server.db("realms").where({ string_id: "acme" }).first();
     const groups = await server.db("user_groups").where({ realm_id: realm.id, is_system_group: true }).pluck("name");
-    expect(groups.sort()).toEqual(["role:administrators", "role:everyone", "role:fullmembers", "role:internet", "role:members", "role:moderators", "role:nobody", "role:owners"]);
+    expect(groups.sort()).toEqual([
+      "role:administrators",
+      "role:everyone",
+      "role:fullmembers",
+      "role:internet",
+      "role:members",
+      "role:moderators",
+      "role:nobody",
+      "role:owners",
+    ]);
     expect(realm.notification_bot_id).not.toBeNull();
     expect((await cli("deactivate-realm", "--realm", "acme")).code).toBe(0);
     expect((await server.db("realms").where({ string_id: "acme" }).first()).deactivated).toBeTruthy();

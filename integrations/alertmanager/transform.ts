@@ -1,7 +1,7 @@
 // Alertmanager sends several alerts per delivery, possibly for different hosts and in both
 // states. Group them by the `name` label (one message per name and state), pick the
 // description via `desc`, and point Prometheus graph links at the graph tab, not the table.
-import type { TransformContext } from "../../src/webhooks/registry";
+import type { TransformContext } from "../../src/webhooks/plugin";
 
 interface Alert {
   status: "firing" | "resolved";
@@ -30,7 +30,11 @@ export default function transform(payload: { alerts: Alert[] }, context: Transfo
   const byName = new Map<string, Record<Alert["status"], AlertGroup>>();
   for (const alert of payload.alerts) {
     const name = field(alert, nameKey) ?? "(unknown)";
-    if (!byName.has(name)) byName.set(name, { firing: { name, status: "firing", alerts: [] }, resolved: { name, status: "resolved", alerts: [] } });
+    if (!byName.has(name))
+      byName.set(name, {
+        firing: { name, status: "firing", alerts: [] },
+        resolved: { name, status: "resolved", alerts: [] },
+      });
     byName.get(name)![alert.status].alerts.push({
       description: field(alert, descKey) ?? `<missing field: ${descKey}>`,
       url: alert.generatorURL ? graphUrl(alert.generatorURL) : undefined,

@@ -1,7 +1,7 @@
 // Legacy message attachments → Markdown, in the order Slack shows them: pretext, author, title,
 // text, fields, blocks, buttons, images, footer with time. `color` and icons are not textual and
 // are left out; `fallback` (a plain summary for notifications) is used only when nothing else is.
-import { escapeMarkdown } from "../../src/webhooks/markdown";
+import { escapeMarkdown } from "../../src/webhooks/plugin";
 import { listItem, objects, paragraphs, renderBlocks, renderElement, str, type Obj } from "./blocks";
 import { convertMrkdwn, link, timeMention } from "./mrkdwn";
 
@@ -13,7 +13,9 @@ function fieldItem(field: Obj): string {
   if (title === "") return listItem(value);
   const bold = `**${escapeMarkdown(title)}**`;
   // A multi-line value (often a list of its own) starts on the line below its title.
-  return listItem(value === "" ? bold : `${bold}${title.endsWith(":") ? "" : ":"}${value.includes("\n") ? "\n" : " "}${value}`);
+  return listItem(
+    value === "" ? bold : `${bold}${title.endsWith(":") ? "" : ":"}${value.includes("\n") ? "\n" : " "}${value}`,
+  );
 }
 
 export function renderAttachment(a: Obj): string {

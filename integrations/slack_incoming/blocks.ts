@@ -1,8 +1,8 @@
 // Block Kit → Markdown. Every block type Slack documents for messages is rendered; unknown or
 // future types still show whatever text they carry. Values are read defensively (payloads are
 // user-written), so odd shapes give less output, never an exception.
-import { codeBlock, codeSpan } from "../../src/webhooks/helpers";
-import { escapeMarkdown } from "../../src/webhooks/markdown";
+import { codeBlock, codeSpan } from "../../src/webhooks/plugin";
+import { escapeMarkdown } from "../../src/webhooks/plugin";
 import { convertMrkdwn, convertPlain, link, timeMention } from "./mrkdwn";
 
 export type Obj = Record<string, unknown>;
@@ -40,7 +40,9 @@ export function renderElement(e: Obj): string {
   if (e.type === "mrkdwn" || e.type === "plain_text") return textObject(e);
   const label = rawText(e.text) || rawText(e.placeholder) || str(e.initial_date) || str(e.initial_time);
   const main = typeof e.url === "string" && e.url !== "" ? link(e.url, label) : escapeMarkdown(label);
-  const options = objects(e.options).map((o) => (typeof o.url === "string" ? link(o.url, rawText(o.text)) : escapeMarkdown(rawText(o.text))));
+  const options = objects(e.options).map((o) =>
+    typeof o.url === "string" ? link(o.url, rawText(o.text)) : escapeMarkdown(rawText(o.text)),
+  );
   const choices = options.filter((o) => o !== "").join(", ");
   return main && choices ? `${main}: ${choices}` : main || choices;
 }
@@ -95,7 +97,10 @@ function richInline(e: Obj): string {
 }
 
 const inline = (e: Obj): string => objects(e.elements).map(richInline).join("").trim();
-const plainInline = (e: Obj): string => objects(e.elements).map((x) => str(x.text) || str(x.url)).join("");
+const plainInline = (e: Obj): string =>
+  objects(e.elements)
+    .map((x) => str(x.text) || str(x.url))
+    .join("");
 
 function richElement(e: Obj): string {
   switch (e.type) {
@@ -103,7 +108,10 @@ function richElement(e: Obj): string {
       const indent = "   ".repeat(Math.min(Math.max(Number(e.indent) || 0, 0), 5));
       const start = Math.max(Number(e.offset) || 0, 0);
       return objects(e.elements)
-        .map((item, i) => `${indent}${e.style === "ordered" ? `${start + i + 1}.` : "*"} ${inline(item).replace(/\n/g, " ")}`)
+        .map(
+          (item, i) =>
+            `${indent}${e.style === "ordered" ? `${start + i + 1}.` : "*"} ${inline(item).replace(/\n/g, " ")}`,
+        )
         .join("\n");
     }
     case "rich_text_preformatted":
@@ -127,7 +135,11 @@ function renderRichText(block: Obj): string {
 export function renderBlock(block: Obj): string {
   switch (block.type) {
     case "section":
-      return paragraphs([textObject(block.text), objects(block.fields).map(fieldItem).filter(Boolean).join("\n"), isObj(block.accessory) ? renderElement(block.accessory) : ""]);
+      return paragraphs([
+        textObject(block.text),
+        objects(block.fields).map(fieldItem).filter(Boolean).join("\n"),
+        isObj(block.accessory) ? renderElement(block.accessory) : "",
+      ]);
     case "header":
       return rawText(block.text).trim() ? `### ${convertPlain(rawText(block.text).replace(/\s+/g, " "))}` : "";
     case "divider":
@@ -139,13 +151,20 @@ export function renderBlock(block: Obj): string {
     case "image":
       return imageLink(block.image_url, rawText(block.title) || block.alt_text);
     case "video":
-      return paragraphs([link(block.title_url || block.video_url, rawText(block.title) || str(block.alt_text) || "video"), textObject(block.description)]);
+      return paragraphs([
+        link(block.title_url || block.video_url, rawText(block.title) || str(block.alt_text) || "video"),
+        textObject(block.description),
+      ]);
     case "rich_text":
       return renderRichText(block);
     case "markdown": // Slack's newer block whose text is already standard Markdown
       return str(block.text).trim();
     default: // input, file and types we do not know yet: whatever text they carry
-      return paragraphs([textObject(block.label), textObject(block.text), isObj(block.element) ? renderElement(block.element) : ""]);
+      return paragraphs([
+        textObject(block.label),
+        textObject(block.text),
+        isObj(block.element) ? renderElement(block.element) : "",
+      ]);
   }
 }
 

@@ -2,7 +2,7 @@
 // bold, `_` is italic, `~` is strike-through, links/mentions/dates are `<…>` entities, and `&`,
 // `<`, `>` arrive HTML-escaped. Code is copied untouched (only unescaped). Every regex here is
 // linear in the input: a delimited run can never extend past the next delimiter.
-import { escapeLinkText, escapeMarkdown, escapeUrl } from "../../src/webhooks/markdown";
+import { escapeLinkText, escapeMarkdown, escapeUrl } from "../../src/webhooks/plugin";
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">" };
 
@@ -19,7 +19,8 @@ export function link(url: unknown, label: string): string {
 
 /** Slack timestamps are epoch seconds (a number or a "1655945306.000" string) → `<time:…>`. */
 export function timeMention(value: unknown): string {
-  const seconds = typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  const seconds =
+    typeof value === "number" ? value : typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
   const date = new Date(Math.floor(seconds) * 1000);
   if (!(seconds > 0) || Number.isNaN(date.getTime())) return "";
   return `<time:${date.toISOString().replace(/\.000Z$/, "Z")}>`;
@@ -63,7 +64,10 @@ export function convertMrkdwn(input: unknown): string {
   const keep = (markdown: string) => `\uE000${kept.push(markdown) - 1}\uE001`;
   let text = input.replace(/\r\n?/g, "\n").replace(/[\uE000\uE001]/g, "");
   // Slack code blocks may sit inside a line (```ls -la```); Markdown needs the fence on its own lines.
-  text = text.replace(/```([\s\S]*?)```/g, (_m, code: string) => `\n${keep(`\`\`\`\n${unescapeEntities(code.replace(/^\n|\n$/g, ""))}\n\`\`\``)}\n`);
+  text = text.replace(
+    /```([\s\S]*?)```/g,
+    (_m, code: string) => `\n${keep(`\`\`\`\n${unescapeEntities(code.replace(/^\n|\n$/g, ""))}\n\`\`\``)}\n`,
+  );
   text = text.replace(/`([^`\n]+)`/g, (_m, code: string) => keep(`\`${unescapeEntities(code)}\``));
   text = text.replace(/<([^<>\n]*)>/g, (_m, inner: string) => keep(renderEntity(inner)));
   text = text.replace(/\b(?:https?|ftp):\/\/[^\s<>]+/g, (url) => keep(unescapeEntities(url)));
@@ -73,7 +77,10 @@ export function convertMrkdwn(input: unknown): string {
   // Slack shows indented lines as text; Markdown would turn 4+ spaces into a code block.
   text = unescapeEntities(text).replace(/^[ \t]+|[ \t]+$/gm, "");
   // A Slack quote is one line; in Markdown the next line would join the quote unless a blank line ends it.
-  text = text.replace(/^(>.*)\n(?=[^>\n])/gm, "$1\n\n").replace(/\n{3,}/g, "\n\n").trim();
+  text = text
+    .replace(/^(>.*)\n(?=[^>\n])/gm, "$1\n\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   return text.replace(/\uE000(\d+)\uE001/g, (_m, i: string) => kept[Number(i)]);
 }
 

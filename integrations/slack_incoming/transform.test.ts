@@ -32,13 +32,13 @@ describe("convertMrkdwn", () => {
     ["<mailto:ops@example.com>", "[ops@example.com](mailto:ops@example.com)"],
     ["<https://example.com|[brackets] *stars*>", "[\\[brackets\\] \\*stars\\*](https://example.com)"],
     ["*<https://example.com|Graph>*", "**[Graph](https://example.com)**"],
-    ["<@U024BE7LH> and <@U0G9QF9C6|bobby_t>", "@U024BE7LH and @bobby\\_t"],
+    ["<@U024BE7LH> and <@U0G9QF9C6|bobby_t>", "@U024BE7LH and @bobby_t"],
     ["<#C024BE7LR|general> and <#C0AB>", "#general and #C0AB"],
     ["<!here> <!channel> <!everyone>", "**@here** **@channel** **@everyone**"],
     ["<!subteam^SAZ94GDB8|@oncall>", "@oncall"],
     ["<!date^1392734382^{date_short} at {time}|Feb 18, 2014>", "<time:2014-02-18T14:39:42Z>"],
     ["<!date^soon^{date}|some day>", "some day"],
-    ["<not a link>", "\\<not a link\\>"],
+    ["<not a link>", "\\<not a link>"],
   ])("entity %j", (input, output) => {
     expect(convertMrkdwn(input)).toBe(output);
   });
@@ -65,11 +65,11 @@ describe("convertMrkdwn", () => {
     expect(convertMrkdwn({ text: "x" })).toBe("");
   });
 
-  it("stays fast on hostile input", () => {
+  // No clock here (speed belongs in the bench): a catastrophic backtrack would exceed Jest's
+  // timeout; the assertion checks the whole hostile input was converted, every pair of markers.
+  it("converts hostile input completely", () => {
     const hostile = "*_~<`".repeat(40000) + "a".repeat(100000);
-    const started = Date.now();
-    convertMrkdwn(hostile);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(convertMrkdwn(hostile)).toBe("***~~<`*_~<`".repeat(20000) + "a".repeat(100000));
   });
 });
 
@@ -91,26 +91,50 @@ describe("renderBlock", () => {
     const block = {
       type: "section",
       text: { type: "mrkdwn", text: "*Deploy* finished" },
-      fields: [{ type: "mrkdwn", text: "*Env*\nstaging" }, { type: "mrkdwn", text: "*Took:*\n42s" }, { type: "plain_text", text: "1 * 2" }],
-      accessory: { type: "button", text: { type: "plain_text", text: "Open log" }, url: "https://ci.example.com/log/7" },
+      fields: [
+        { type: "mrkdwn", text: "*Env*\nstaging" },
+        { type: "mrkdwn", text: "*Took:*\n42s" },
+        { type: "plain_text", text: "1 * 2" },
+      ],
+      accessory: {
+        type: "button",
+        text: { type: "plain_text", text: "Open log" },
+        url: "https://ci.example.com/log/7",
+      },
     };
-    expect(renderBlock(block)).toBe("**Deploy** finished\n\n* **Env**: staging\n* **Took:** 42s\n* 1 \\* 2\n\n[Open log](https://ci.example.com/log/7)");
+    expect(renderBlock(block)).toBe(
+      "**Deploy** finished\n\n* **Env**: staging\n* **Took:** 42s\n* 1 \\* 2\n\n[Open log](https://ci.example.com/log/7)",
+    );
   });
 
   it("header, divider, image, context and actions", () => {
-    expect(renderBlock({ type: "header", text: { type: "plain_text", text: "Weekly *report*" } })).toBe("### Weekly \\*report\\*");
-    expect(renderBlock({ type: "divider" })).toBe("---");
-    expect(renderBlock({ type: "image", image_url: "https://img.example.com/a.png", alt_text: "chart" })).toBe("[chart](https://img.example.com/a.png)");
-    expect(renderBlock({ type: "context", elements: [{ type: "image", image_url: "https://img.example.com/u.png", alt_text: "ana" }, { type: "mrkdwn", text: "by *Ana*" }] })).toBe(
-      "[ana](https://img.example.com/u.png) · by **Ana**",
+    expect(renderBlock({ type: "header", text: { type: "plain_text", text: "Weekly *report*" } })).toBe(
+      "### Weekly \\*report\\*",
     );
+    expect(renderBlock({ type: "divider" })).toBe("---");
+    expect(renderBlock({ type: "image", image_url: "https://img.example.com/a.png", alt_text: "chart" })).toBe(
+      "[chart](https://img.example.com/a.png)",
+    );
+    expect(
+      renderBlock({
+        type: "context",
+        elements: [
+          { type: "image", image_url: "https://img.example.com/u.png", alt_text: "ana" },
+          { type: "mrkdwn", text: "by *Ana*" },
+        ],
+      }),
+    ).toBe("[ana](https://img.example.com/u.png) · by **Ana**");
     expect(
       renderBlock({
         type: "actions",
         elements: [
           { type: "button", text: { type: "plain_text", text: "View" }, url: "https://example.com/v" },
           { type: "button", text: { type: "plain_text", text: "Approve" }, value: "ok" },
-          { type: "static_select", placeholder: { type: "plain_text", text: "Pick" }, options: [{ text: { type: "plain_text", text: "A" } }, { text: { type: "plain_text", text: "B" } }] },
+          {
+            type: "static_select",
+            placeholder: { type: "plain_text", text: "Pick" },
+            options: [{ text: { type: "plain_text", text: "A" } }, { text: { type: "plain_text", text: "B" } }],
+          },
         ],
       }),
     ).toBe("[View](https://example.com/v) · Approve · Pick: A, B");
@@ -132,19 +156,39 @@ describe("renderBlock", () => {
             { type: "text", text: " a_b", style: { code: true } },
           ],
         },
-        { type: "rich_text_list", style: "bullet", elements: [{ type: "rich_text_section", elements: [{ type: "text", text: "one" }] }] },
-        { type: "rich_text_list", style: "ordered", indent: 1, elements: [{ type: "rich_text_section", elements: [{ type: "text", text: "one.a", style: { italic: true } }] }] },
+        {
+          type: "rich_text_list",
+          style: "bullet",
+          elements: [{ type: "rich_text_section", elements: [{ type: "text", text: "one" }] }],
+        },
+        {
+          type: "rich_text_list",
+          style: "ordered",
+          indent: 1,
+          elements: [
+            { type: "rich_text_section", elements: [{ type: "text", text: "one.a", style: { italic: true } }] },
+          ],
+        },
         { type: "rich_text_preformatted", elements: [{ type: "text", text: "make *all*" }] },
         { type: "rich_text_quote", elements: [{ type: "text", text: "said\nthis" }] },
       ],
     };
-    expect(renderBlock(block)).toBe("Hi @U1, **see** [this](https://example.com):tada:` a_b`\n\n* one\n   1. *one.a*\n\n```\nmake *all*\n```\n\n> said\n> this");
+    expect(renderBlock(block)).toBe(
+      "Hi @U1, **see** [this](https://example.com):tada:` a_b`\n\n* one\n   1. *one.a*\n\n```\nmake *all*\n```\n\n> said\n> this",
+    );
   });
 
   it("unknown and malformed blocks show what text they have and never throw", () => {
-    expect(renderBlock({ type: "future_thing", text: { type: "mrkdwn", text: "*still* shown" } })).toBe("**still** shown");
+    expect(renderBlock({ type: "future_thing", text: { type: "mrkdwn", text: "*still* shown" } })).toBe(
+      "**still** shown",
+    );
     expect(renderBlock({ type: "section", text: 5, fields: "nope", accessory: [] })).toBe("");
-    expect(renderBlock({ type: "rich_text", elements: [{ type: "rich_text_list", indent: "x", elements: [null, { elements: "?" }] }] })).toBe("* ");
+    expect(
+      renderBlock({
+        type: "rich_text",
+        elements: [{ type: "rich_text_list", indent: "x", elements: [null, { elements: "?" }] }],
+      }),
+    ).toBe("* ");
   });
 });
 
@@ -157,7 +201,10 @@ describe("renderAttachment", () => {
       title: "Build #12",
       title_link: "https://ci.example.com/12",
       text: "All _green_",
-      fields: [{ title: "Branch", value: "main", short: true }, { title: "Notes", value: "line 1\nline 2" }],
+      fields: [
+        { title: "Branch", value: "main", short: true },
+        { title: "Notes", value: "line 1\nline 2" },
+      ],
       actions: [{ type: "button", text: "Rerun", url: "https://ci.example.com/12/rerun" }],
       image_url: "https://ci.example.com/12/chart.png",
       footer: "CI",
@@ -194,9 +241,13 @@ describe("renderMessage and the topic", () => {
 
   it("puts icon_emoji in front, or on its own line before a heading", () => {
     expect(renderMessage({ text: "hi", icon_emoji: ":wave:" })).toBe(":wave: hi");
-    expect(renderMessage({ blocks: [{ type: "header", text: { type: "plain_text", text: "Hi" } }], icon_emoji: ":wave:" })).toBe(":wave:\n\n### Hi");
+    expect(
+      renderMessage({ blocks: [{ type: "header", text: { type: "plain_text", text: "Hi" } }], icon_emoji: ":wave:" }),
+    ).toBe(":wave:\n\n### Hi");
     expect(renderMessage({ text: "*Deploy* done", icon_emoji: ":rocket:" })).toBe(":rocket: **Deploy** done");
-    expect(renderMessage({ attachments: [{ fields: [{ title: "A", value: "1" }] }], icon_emoji: ":rocket:" })).toBe(":rocket:\n\n* **A**: 1");
+    expect(renderMessage({ attachments: [{ fields: [{ title: "A", value: "1" }] }], icon_emoji: ":rocket:" })).toBe(
+      ":rocket:\n\n* **A**: 1",
+    );
     expect(renderMessage({ text: "hi", icon_emoji: "not an emoji" })).toBe("hi");
     expect(renderMessage({ text: null, icon_emoji: ":wave:" })).toBe("");
   });

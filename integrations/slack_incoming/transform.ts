@@ -1,7 +1,7 @@
 // Slack-compatible incoming webhook: `text`, `blocks` and legacy `attachments` → one Zulip
 // message. The Markdown conversion lives in mrkdwn.ts, blocks.ts and attachments.ts; this file
 // decides what goes in and in which order, and which topic the message gets.
-import type { TransformContext } from "../../src/webhooks/registry";
+import type { TransformContext } from "../../src/webhooks/plugin";
 import { renderAttachments } from "./attachments";
 import { paragraphs, renderBlocks } from "./blocks";
 import { convertMrkdwn } from "./mrkdwn";
@@ -27,7 +27,9 @@ export function topicFor(channel: unknown): string {
 /** `:zap:` in front of the first line, or on a line of its own when that line is a heading, list…. */
 function withEmoji(markdown: string, emoji: unknown): string {
   if (typeof emoji !== "string" || !/^:[\w+'-]+:$/.test(emoji.trim()) || markdown === "") return markdown;
-  return /^(#{1,6}\s|>|[*+-]\s|\d+[.)]\s|```|~~~|---|\|)/.test(markdown) ? `${emoji.trim()}\n\n${markdown}` : `${emoji.trim()} ${markdown}`;
+  return /^(#{1,6}\s|>|[*+-]\s|\d+[.)]\s|```|~~~|---|\|)/.test(markdown)
+    ? `${emoji.trim()}\n\n${markdown}`
+    : `${emoji.trim()} ${markdown}`;
 }
 
 export function renderMessage(payload: SlackMessage): string {
@@ -36,10 +38,16 @@ export function renderMessage(payload: SlackMessage): string {
   // With blocks, Slack treats `text` as the notification fallback; it is kept unless the blocks
   // already say exactly the same thing, so no words of the payload are lost.
   const showText = text !== "" && !squash(blocks).includes(squash(text));
-  return withEmoji(paragraphs([showText ? text : "", blocks, ...renderAttachments(payload.attachments)]), payload.icon_emoji);
+  return withEmoji(
+    paragraphs([showText ? text : "", blocks, ...renderAttachments(payload.attachments)]),
+    payload.icon_emoji,
+  );
 }
 
 /** An empty result makes the framework drop the delivery with a plain success (nothing to show). */
-export default function transform(payload: SlackMessage, _context: TransformContext): { slack_markdown: string; slack_topic: string } {
+export default function transform(
+  payload: SlackMessage,
+  _context: TransformContext,
+): { slack_markdown: string; slack_topic: string } {
   return { slack_markdown: renderMessage(payload), slack_topic: topicFor(payload.channel) };
 }

@@ -9,8 +9,8 @@ import {
   MAX_FOLDER_NAME_LENGTH,
   reorderFolders,
   updateFolderFields,
-} from "../services/channelFolders";
-import { assertAdmin } from "../services/users";
+} from "../services/channels/folders";
+import { assertAdmin } from "../services/users/users";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 const INT_LIST = { type: "array", items: { type: "integer" } };
@@ -21,7 +21,7 @@ export function channelFoldersRoutes({ router, deps, auth }: RouteKit): void {
     // Folder changes are for administrators, checked before the parameters as the reference does.
     assertAdmin(user);
     const p = parseParams(ctx, {
-      name: P.string({ maxLength: MAX_FOLDER_NAME_LENGTH }).required(),
+      name: P.name({ maxLength: MAX_FOLDER_NAME_LENGTH }).required(),
       description: P.string({ maxLength: MAX_FOLDER_DESCRIPTION_LENGTH }).required(),
     });
     const { id, notifications } = await createFolder(deps.db, realm, user, p);
@@ -48,7 +48,7 @@ export function channelFoldersRoutes({ router, deps, auth }: RouteKit): void {
     assertAdmin(user);
     const id = pathInt(ctx, "channel_folder_id");
     const p = parseParams(ctx, {
-      name: P.string({ maxLength: MAX_FOLDER_NAME_LENGTH }),
+      name: P.name({ maxLength: MAX_FOLDER_NAME_LENGTH }),
       description: P.string({ maxLength: MAX_FOLDER_DESCRIPTION_LENGTH }),
       is_archived: P.bool(),
     });

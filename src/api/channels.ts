@@ -2,9 +2,8 @@
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
-import { findStreamById, findStreamByName } from "../db/streams";
-import { canAccessChannel, listVisibleChannels } from "../services/channels";
-import { formatStreams } from "../services/channelFormat";
+import { findAccessibleChannel, listVisibleChannels } from "../services/channels/channels";
+import { formatStreams } from "../services/channels/format";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 export function channelsRoutes({ router, deps, auth }: RouteKit): void {
@@ -29,17 +28,17 @@ export function channelsRoutes({ router, deps, auth }: RouteKit): void {
     const { realm, user } = actor(ctx);
     parseParams(ctx, {});
     const id = pathInt(ctx, "stream_id");
-    const stream = await findStreamById(deps.db, realm.id, id);
-    if (!stream || !(await canAccessChannel(deps.db, user, stream))) throw Errors.badRequest("Invalid channel ID");
+    const stream = await findAccessibleChannel(deps.db, user, id);
+    if (!stream) throw Errors.badRequest("Invalid channel ID");
     const [formatted] = await formatStreams(deps.db, realm, [stream]);
     ok(ctx, { stream: formatted });
   });
 
   router.get("/get_stream_id", auth, async (ctx) => {
-    const { realm, user } = actor(ctx);
+    const { user } = actor(ctx);
     const p = parseParams(ctx, { stream: P.string().required() });
-    const stream = await findStreamByName(deps.db, realm.id, p.stream);
-    if (!stream || !(await canAccessChannel(deps.db, user, stream))) throw Errors.streamNameNotFound(p.stream);
+    const stream = await findAccessibleChannel(deps.db, user, p.stream);
+    if (!stream) throw Errors.streamNameNotFound(p.stream);
     ok(ctx, { stream_id: stream.id });
   });
 }

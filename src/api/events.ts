@@ -2,7 +2,7 @@
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
-import { buildRegisterState } from "../services/registerState";
+import { buildRegisterState } from "../services/events/registerState";
 import { actor, type RouteKit } from "./routeKit";
 
 const MOBILE_IDLE_SECONDS = 12 * 3600;
@@ -46,6 +46,7 @@ export function eventsRoutes({ router, deps, auth }: RouteKit): void {
         realm,
         user,
         externalUrl: deps.config.externalUrl,
+        integrations: deps.integrations,
         longPollTimeoutSeconds: deps.config.longPollTimeoutSeconds,
         includeSubscribers: p.include_subscribers !== "false",
         clientCapabilities: p.client_capabilities ?? {},

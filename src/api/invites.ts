@@ -2,7 +2,7 @@
 import { ok } from "../http/envelope";
 import { P, parseParams } from "../http/params";
 import { Errors } from "../errors";
-import { createMailer } from "../services/mailer";
+import { createMailer } from "../services/invitations/mailer";
 import {
   createEmailInvites,
   createMultiuseInvite,
@@ -14,9 +14,10 @@ import {
   revokeInvite,
   type CreatedEmailInvite,
   type InviteOptions,
-} from "../services/invitations";
+} from "../services/invitations/invitations";
 import type { RealmRow, UserRow } from "../db/rows";
 import { actor, pathInt, type RouteKit } from "./routeKit";
+import { JsonTooDeepError, parseJson } from "../json";
 
 const MAX_EXPIRY_MINUTES = 1_000_000_000;
 const intList = { type: "array", items: { type: "integer" } };
@@ -25,8 +26,9 @@ const intList = { type: "array", items: { type: "integer" } };
 const expiresIn = P.custom<number | null>((raw, name) => {
   let value: unknown;
   try {
-    value = JSON.parse(String(raw));
-  } catch {
+    value = parseJson(String(raw));
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) throw err;
     throw Errors.invalidJsonParam(name);
   }
   if (value === null) return null;
@@ -45,7 +47,10 @@ export function invitesRoutes({ router, deps, auth }: RouteKit): void {
 
   function mailInvitations(realm: RealmRow, inviter: UserRow, invites: CreatedEmailInvite[]): void {
     for (const invite of invites) {
-      const expiry = invite.expiryDate === null ? "It does not expire." : `It expires on ${new Date(invite.expiryDate * 1000).toUTCString()}.`;
+      const expiry =
+        invite.expiryDate === null
+          ? "It does not expire."
+          : `It expires on ${new Date(invite.expiryDate * 1000).toUTCString()}.`;
       // Not awaited: a slow mail server must not hold up the API; failures are logged by the mailer.
       void mailer.send({
         to: invite.email,

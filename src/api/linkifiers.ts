@@ -2,8 +2,14 @@
 // and the legacy GET /realm/filters (tuples) that older clients such as zulip-js still call.
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
-import { addLinkifier, editLinkifier, realmLinkifiers, removeLinkifier, reorderLinkifiers } from "../services/linkifiers";
-import type { LinkifierDefinition } from "../services/linkifierRules";
+import {
+  addLinkifier,
+  editLinkifier,
+  realmLinkifiers,
+  removeLinkifier,
+  reorderLinkifiers,
+} from "../services/linkifiers/linkifiers";
+import type { LinkifierDefinition } from "../services/linkifiers/rules";
 import { actor, pathInt, type Context, type RouteKit } from "./routeKit";
 
 const MAX_PATTERN_LENGTH = 1000;
@@ -47,7 +53,10 @@ export function linkifiersRoutes({ router, deps, auth }: RouteKit): void {
   router.patch("/realm/linkifiers", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, {
-      ordered_linkifier_ids: P.json<number[]>({ type: "array", items: { type: "integer" } }, "a list of integers").required(),
+      ordered_linkifier_ids: P.json<number[]>(
+        { type: "array", items: { type: "integer" } },
+        "a list of integers",
+      ).required(),
     });
     await deps.bus.publish(await reorderLinkifiers(deps.db, realm, user, p.ordered_linkifier_ids));
     ok(ctx);

@@ -2,17 +2,19 @@
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
-import { getMessages, getSingleMessage, type Anchor } from "../services/messageQueries";
-import { sendMessage, type Destination } from "../services/messages";
-import { messageHooks } from "../services/messageHooks";
+import { getMessages, getSingleMessage, type Anchor } from "../services/messages/queries";
+import { sendMessage, type Destination } from "../services/messages/send";
+import { messageHooks } from "../services/messages/hooks";
 import { actor, pathInt, type RouteKit } from "./routeKit";
+import { JsonTooDeepError, parseJson } from "../json";
 
 /** `to` is a channel name, a channel id, a JSON list of user ids/emails, or comma-separated emails. */
 function parseTo(raw: string, type: "stream" | "private"): (string | number)[] | string | number {
   let parsed: unknown = raw;
   try {
-    parsed = JSON.parse(raw);
-  } catch {
+    parsed = parseJson(raw);
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) throw err;
     /* a plain channel name or comma-separated emails */
   }
   if (type === "stream") {
@@ -22,7 +24,14 @@ function parseTo(raw: string, type: "stream" | "private"): (string | number)[] |
     if (typeof raw === "string" && !Array.isArray(parsed)) return raw;
     throw Errors.invalidParam("to", "Invalid 'to' for a channel message: give one channel name or ID");
   }
-  const list = Array.isArray(parsed) ? parsed : typeof parsed === "number" ? [parsed] : raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = Array.isArray(parsed)
+    ? parsed
+    : typeof parsed === "number"
+      ? [parsed]
+      : raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
   if (!list.every((x) => (typeof x === "number" && Number.isInteger(x)) || typeof x === "string")) {
     throw Errors.invalidParam("to", "Invalid 'to' for a direct message: give user IDs or emails");
   }
@@ -50,7 +59,9 @@ export function messagesRoutes({ router, deps, auth }: RouteKit): void {
     const kind = p.type === "stream" || p.type === "channel" ? "stream" : "private";
     const to = parseTo(p.to, kind);
     const destination: Destination =
-      kind === "stream" ? { type: "stream", stream: to as string | number, topic: p.topic ?? "" } : { type: "private", to: to as (string | number)[] };
+      kind === "stream"
+        ? { type: "stream", stream: to as string | number, topic: p.topic ?? "" }
+        : { type: "private", to: to as (string | number)[] };
     const result = await sendMessage(deps.db, { realm, sender: user, destination, content: p.content });
     await deps.bus.publish(result.notifications);
     ok(ctx, { id: result.id, automatic_new_visibility_policy: null });
@@ -90,7 +101,13 @@ export function messagesRoutes({ router, deps, auth }: RouteKit): void {
   router.get("/messages/:message_id", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, { apply_markdown: P.bool().default(true) });
-    const { message, rawContent } = await getSingleMessage(deps.db, realm, user, pathInt(ctx, "message_id"), p.apply_markdown);
+    const { message, rawContent } = await getSingleMessage(
+      deps.db,
+      realm,
+      user,
+      pathInt(ctx, "message_id"),
+      p.apply_markdown,
+    );
     ok(ctx, { message, raw_content: rawContent });
   });
 }

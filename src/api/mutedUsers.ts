@@ -1,7 +1,7 @@
 // POST / DELETE /users/me/muted_users/{muted_user_id}.
 import { parseParams } from "../http/params";
 import { ok } from "../http/envelope";
-import { muteUser, unmuteUser } from "../services/mutedUsers";
+import { muteUser, unmuteUser } from "../services/users/mutedUsers";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 export function mutedUsersRoutes({ router, deps, auth }: RouteKit): void {

@@ -2,14 +2,19 @@
 // PATCH / DELETE /realm/profile_fields/{id}, PATCH / DELETE /users/me/profile_data.
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
-import { assertHuman, removeOwnProfileData, updateOwnProfileData, type ProfileDataItem } from "../services/profileData";
+import {
+  assertHuman,
+  removeOwnProfileData,
+  updateOwnProfileData,
+  type ProfileDataItem,
+} from "../services/profileFields/data";
 import {
   createProfileField,
   deleteProfileFieldDefinition,
   realmProfileFields,
   reorderProfileFields,
   updateProfileFieldDefinition,
-} from "../services/profileFields";
+} from "../services/profileFields/fields";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 const NAME_MAX = 40;
@@ -42,7 +47,7 @@ export function profileFieldsRoutes({ router, deps, auth }: RouteKit): void {
   router.post("/realm/profile_fields", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, {
-      name: P.string({ maxLength: NAME_MAX }).default(""),
+      name: P.name({ maxLength: NAME_MAX }).default(""),
       hint: P.string({ maxLength: HINT_MAX }).default(""),
       field_type: P.jsonInt().required(),
       field_data: fieldData().default({}),
@@ -73,7 +78,7 @@ export function profileFieldsRoutes({ router, deps, auth }: RouteKit): void {
   router.patch("/realm/profile_fields/:field_id", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, {
-      name: P.string({ maxLength: NAME_MAX }),
+      name: P.name({ maxLength: NAME_MAX }),
       hint: P.string({ maxLength: HINT_MAX }),
       field_data: fieldData(),
       display_in_profile_summary: P.bool(),

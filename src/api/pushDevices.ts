@@ -1,7 +1,7 @@
 // POST / DELETE /users/me/apns_device_token (deprecated, FL 406) and POST /register_client_device.
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
-import { addApnsToken, registerClientDevice, removeApnsToken } from "../services/pushDevices";
+import { addApnsToken, registerClientDevice, removeApnsToken } from "../services/users/pushDevices";
 import { actor, type RouteKit } from "./routeKit";
 
 export function pushDevicesRoutes({ router, deps, auth }: RouteKit): void {

@@ -1,8 +1,8 @@
 // POST / DELETE /messages/{message_id}/reactions.
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
-import { REACTION_TYPES } from "../services/reactionEmoji";
-import { addReaction, removeReaction } from "../services/reactions";
+import { REACTION_TYPES } from "../services/reactions/emoji";
+import { addReaction, removeReaction } from "../services/reactions/reactions";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
 const emojiParams = () => ({

@@ -1,8 +1,8 @@
 // GET /realm/emoji, POST /realm/emoji/{emoji_name} (multipart image), DELETE /realm/emoji/{emoji_name}.
 import { ok } from "../http/envelope";
 import { parseParams } from "../http/params";
-import { createFileStore } from "../services/fileStore";
-import { addRealmEmoji, realmEmojiState, removeRealmEmoji } from "../services/realmEmoji";
+import { createFileStore } from "../services/uploads/fileStore";
+import { addRealmEmoji, realmEmojiState, removeRealmEmoji } from "../services/uploads/realmEmoji";
 import { uploadedFiles } from "./uploadedFiles";
 import { actor, type RouteKit } from "./routeKit";
 

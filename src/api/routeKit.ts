@@ -13,6 +13,8 @@ export interface RouteKit {
   deps: AppDeps;
   /** Authenticated (HTTP Basic) and rate-limited per user. */
   auth: Middleware;
+  /** Like `auth`, and incoming-webhook bots are admitted too. */
+  authWebhookBot: Middleware;
   /** Unauthenticated, rate-limited per IP. */
   open: Middleware;
 }
@@ -24,6 +26,7 @@ export function actor(ctx: Context): { user: UserRow; realm: RealmRow } {
 /** A numeric path parameter; anything else is a 400 naming it. */
 export function pathInt(ctx: Context, name: string): number {
   const raw = (ctx.params as Record<string, string>)[name];
-  if (!/^\d+$/.test(raw ?? "") || !Number.isSafeInteger(Number(raw))) throw Errors.invalidParam(name, `Invalid ${name}`);
+  if (!/^\d+$/.test(raw ?? "") || !Number.isSafeInteger(Number(raw)))
+    throw Errors.invalidParam(name, `Invalid ${name}`);
   return Number(raw);
 }

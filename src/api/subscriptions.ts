@@ -1,17 +1,16 @@
-// GET / POST / DELETE /users/me/subscriptions.
+// GET / POST / PATCH / DELETE /users/me/subscriptions.
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { ApiError, Errors } from "../errors";
-import { CHANNEL_GROUP_SETTINGS } from "../db/migrations/20261122000100_core";
-import { listRealmStreams } from "../db/streams";
-import { listUserSubscriptions } from "../db/subscriptions";
-import { formatSubscriptions } from "../services/channelFormat";
-import { TOPICS_POLICIES } from "../services/channelCreation";
-import { GROUP_SETTING_SCHEMA } from "../services/channelGroupSettings";
-import type { GroupSettingValue } from "../services/groupSettings";
-import { subscribe } from "../services/subscriptions";
-import { unsubscribe } from "../services/unsubscribe";
+import { userSubscriptions } from "../services/channels/format";
+import { TOPICS_POLICIES } from "../services/channels/creation";
+import { CHANNEL_GROUP_SETTINGS, GROUP_SETTING_SCHEMA } from "../services/channels/groupSettings";
+import type { GroupSettingValue } from "../services/groups/settingValues";
+import { subscribe } from "../services/channels/subscribe";
+import { unsubscribe } from "../services/channels/unsubscribe";
 import { actor, type RouteKit } from "./routeKit";
+import { JsonTooDeepError, parseJson } from "../json";
+import { updateSubscriptions } from "../services/channels/updateSubscriptions";
 
 const CHANNEL_LIST = {
   type: "array",
@@ -22,7 +21,12 @@ const CHANNEL_LIST = {
     additionalProperties: false,
   },
 };
-const PRINCIPALS = { anyOf: [{ type: "array", items: { type: "integer" } }, { type: "array", items: { type: "string" } }] };
+const PRINCIPALS = {
+  anyOf: [
+    { type: "array", items: { type: "integer" } },
+    { type: "array", items: { type: "string" } },
+  ],
+};
 
 /** `realm_default`, `unlimited` or a positive number of days (sent plainly, not JSON-encoded). */
 const retentionDays = P.custom<number | null>((raw, name) => {
@@ -30,39 +34,47 @@ const retentionDays = P.custom<number | null>((raw, name) => {
   if (text === "realm_default") return null;
   if (text === "unlimited") return -1;
   if (/^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text))) return Number(text);
-  throw new ApiError("REQUEST_VARIABLE_INVALID", `Bad value for '${name}': ${text}`, { var_name: name, bad_value: text });
+  throw new ApiError("REQUEST_VARIABLE_INVALID", `Bad value for '${name}': ${text}`, {
+    var_name: name,
+    bad_value: text,
+  });
 });
 
 /** Declared JSON-encoded (`"inherit"`); a bare word is accepted too. */
 const topicsPolicy = P.custom((raw, name) => {
   let value: unknown = raw;
   try {
-    value = JSON.parse(String(raw));
-  } catch {
+    value = parseJson(String(raw));
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) throw err;
     /* bare word */
   }
-  if (typeof value !== "string" || !(TOPICS_POLICIES as readonly string[]).includes(value)) throw Errors.invalidParam(name, `Invalid ${name}`);
+  if (typeof value !== "string" || !(TOPICS_POLICIES as readonly string[]).includes(value))
+    throw Errors.invalidParam(name, `Invalid ${name}`);
   return value as (typeof TOPICS_POLICIES)[number];
 });
 
 const groupSettingParams = Object.fromEntries(
-  CHANNEL_GROUP_SETTINGS.map((name) => [name, P.json<GroupSettingValue>(GROUP_SETTING_SCHEMA, "a group ID or {direct_members, direct_subgroups}")]),
+  CHANNEL_GROUP_SETTINGS.map((name) => [
+    name,
+    P.json<GroupSettingValue>(GROUP_SETTING_SCHEMA, "a group ID or {direct_members, direct_subgroups}"),
+  ]),
 ) as Record<(typeof CHANNEL_GROUP_SETTINGS)[number], ReturnType<typeof P.json<GroupSettingValue>>>;
 
 export function subscriptionsRoutes({ router, deps, auth }: RouteKit): void {
   router.get("/users/me/subscriptions", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, { include_subscribers: P.enum(["true", "false", "partial"] as const).default("false") });
-    const subs = await listUserSubscriptions(deps.db, user.id);
-    const streams = new Map((await listRealmStreams(deps.db, realm.id)).map((s) => [s.id, s]));
-    const rows = subs.filter((sub) => streams.has(sub.stream_id)).map((sub) => ({ sub, stream: streams.get(sub.stream_id)! }));
-    ok(ctx, { subscriptions: await formatSubscriptions(deps.db, realm, rows, p.include_subscribers !== "false") });
+    ok(ctx, { subscriptions: await userSubscriptions(deps.db, realm, user, p.include_subscribers !== "false") });
   });
 
   router.post("/users/me/subscriptions", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, {
-      subscriptions: P.json<{ name: string; description?: string; color?: string }[]>(CHANNEL_LIST, "a list of {name, description} objects").required(),
+      subscriptions: P.json<{ name: string; description?: string; color?: string }[]>(
+        CHANNEL_LIST,
+        "a list of {name, description} objects",
+      ).required(),
       principals: P.json<(number | string)[]>(PRINCIPALS, "a list of user IDs or a list of emails"),
       authorization_errors_fatal: P.bool().default(true),
       announce: P.bool().default(false),
@@ -77,7 +89,9 @@ export function subscriptionsRoutes({ router, deps, auth }: RouteKit): void {
       send_new_subscription_messages: P.bool().default(true),
       ...groupSettingParams,
     });
-    const groupSettings = Object.fromEntries(CHANNEL_GROUP_SETTINGS.filter((n) => p[n] !== undefined).map((n) => [n, p[n]]));
+    const groupSettings = Object.fromEntries(
+      CHANNEL_GROUP_SETTINGS.filter((n) => p[n] !== undefined).map((n) => [n, p[n]]),
+    );
     const { body, notifications } = await subscribe(deps.db, {
       realm,
       user,
@@ -103,13 +117,45 @@ export function subscriptionsRoutes({ router, deps, auth }: RouteKit): void {
     ok(ctx, body);
   });
 
+  // Add and remove in one call (the reference's `update-subscriptions`).
+  router.patch("/users/me/subscriptions", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, {
+      add: P.json<{ name: string; description?: string; color?: string }[]>(
+        CHANNEL_LIST,
+        "a list of {name, description, color} objects",
+      ).default([]),
+      delete: P.json<string[]>({ type: "array", items: { type: "string" } }, "a list of channel names").default([]),
+    });
+    if (p.add.length === 0 && p.delete.length === 0)
+      throw Errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+    const { body, notifications } = await updateSubscriptions(deps.db, {
+      realm,
+      user,
+      add: p.add,
+      remove: p.delete,
+      webPublicEnabled: deps.config.webPublicStreamsEnabled,
+    });
+    await deps.bus.publish(notifications);
+    ok(ctx, body);
+  });
+
   router.delete("/users/me/subscriptions", auth, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, {
-      subscriptions: P.json<string[]>({ type: "array", items: { type: "string" } }, "a list of channel names").required(),
+      subscriptions: P.json<string[]>(
+        { type: "array", items: { type: "string" } },
+        "a list of channel names",
+      ).required(),
       principals: P.json<(number | string)[]>(PRINCIPALS, "a list of user IDs or a list of emails"),
     });
-    const { removed, not_removed, notifications } = await unsubscribe(deps.db, realm, user, p.subscriptions, p.principals);
+    const { removed, not_removed, notifications } = await unsubscribe(
+      deps.db,
+      realm,
+      user,
+      p.subscriptions,
+      p.principals,
+    );
     await deps.bus.publish(notifications);
     ok(ctx, { removed, not_removed });
   });

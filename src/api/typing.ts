@@ -2,19 +2,22 @@
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
-import { channelTyping, directTyping } from "../services/typing";
+import { channelTyping, directTyping } from "../services/messages/typing";
 import { actor, type RouteKit } from "./routeKit";
+import { JsonTooDeepError, parseJson } from "../json";
 
 /** A JSON list of user IDs; a single bare ID (as zulip-js sends for one recipient) also works. */
 const userIdList = P.custom<number[]>((raw, name) => {
   let value: unknown;
   try {
-    value = JSON.parse(String(raw));
-  } catch {
+    value = parseJson(String(raw));
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) throw err;
     throw Errors.invalidJsonParam(name);
   }
   if (Number.isSafeInteger(value)) return [value as number];
-  if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v))) throw Errors.invalidParam(name, `${name} is not a list of integers`);
+  if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v)))
+    throw Errors.invalidParam(name, `${name} is not a list of integers`);
   return value as number[];
 });
 

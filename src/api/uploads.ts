@@ -2,8 +2,8 @@
 import { ok } from "../http/envelope";
 import { parseParams } from "../http/params";
 import { Errors } from "../errors";
-import { listAttachments, removeAttachment, storeUpload, uploadUrl } from "../services/attachments";
-import { createFileStore } from "../services/fileStore";
+import { listAttachments, removeAttachment, storeUpload, uploadUrl } from "../services/uploads/attachments";
+import { createFileStore } from "../services/uploads/fileStore";
 import { uploadedFiles } from "./uploadedFiles";
 import { serveUpload } from "./userFiles";
 import { actor, pathInt, type RouteKit } from "./routeKit";
@@ -20,7 +20,13 @@ export function uploadsRoutes({ router, deps, auth }: RouteKit): void {
     if (files.length > 1) throw Errors.badRequest("You may only upload one file at a time");
     const [file] = files;
     if (file.size > limit) throw Errors.tooLarge("Upload", limit);
-    const stored = await storeUpload(deps.db, store, { realm, user, tempPath: file.tempPath, originalName: file.originalName, size: file.size });
+    const stored = await storeUpload(deps.db, store, {
+      realm,
+      user,
+      tempPath: file.tempPath,
+      originalName: file.originalName,
+      size: file.size,
+    });
     await deps.bus.publish(stored.notifications);
     const url = uploadUrl(stored.pathId);
     ok(ctx, { uri: url, url, filename: stored.fileName });

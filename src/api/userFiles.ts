@@ -9,8 +9,8 @@ import type { AppDeps } from "../deps";
 import { limitByIp, requireUser } from "../http/auth";
 import { parseParams } from "../http/params";
 import { Errors } from "../errors";
-import { openUpload } from "../services/attachments";
-import { createFileStore } from "../services/fileStore";
+import { openUpload } from "../services/uploads/attachments";
+import { createFileStore } from "../services/uploads/fileStore";
 import { actor } from "./routeKit";
 
 // Only these are shown inline; anything else is a download, so uploaded HTML/SVG never runs here.
@@ -28,13 +28,22 @@ export function pathAfter(ctx: Context, marker: string): string | undefined {
   const index = ctx.path.indexOf(marker);
   if (index === -1) return undefined;
   try {
-    return ctx.path.slice(index + marker.length).split("/").map(decodeURIComponent).join("/");
+    return ctx.path
+      .slice(index + marker.length)
+      .split("/")
+      .map(decodeURIComponent)
+      .join("/");
   } catch {
     return undefined;
   }
 }
 
-export function sendStoredFile(ctx: Context, file: { absolutePath: string; size: number }, downloadName: string, cache = "private, max-age=86400"): void {
+export function sendStoredFile(
+  ctx: Context,
+  file: { absolutePath: string; size: number },
+  downloadName: string,
+  cache = "private, max-age=86400",
+): void {
   const type = INLINE_TYPES[path.extname(downloadName).toLowerCase()];
   const disposition = type ? "inline" : "attachment";
   ctx.set("Content-Disposition", `${disposition}; filename*=UTF-8''${encodeURIComponent(downloadName)}`);
@@ -66,7 +75,8 @@ export function userFilesRouter(deps: AppDeps): Router {
   router.get("/user_avatars/:realm_id/emoji/images/{*file}", limitByIp(deps), async (ctx) => {
     const realmId = ctx.params.realm_id;
     const name = pathAfter(ctx, "/emoji/images/");
-    const file = /^\d+$/.test(realmId) && name ? await store.get(`user_avatars/${realmId}/emoji/images/${name}`) : undefined;
+    const file =
+      /^\d+$/.test(realmId) && name ? await store.get(`user_avatars/${realmId}/emoji/images/${name}`) : undefined;
     if (!file) throw Errors.notFound("File not found");
     sendStoredFile(ctx, file, path.basename(name!), "public, max-age=86400");
   });

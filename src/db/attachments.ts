@@ -21,7 +21,11 @@ export async function findAttachmentByPathId(q: Queryable, pathId: string): Prom
   return q<AttachmentRow>("attachments").where({ path_id: pathId }).first();
 }
 
-export async function findAttachmentsByPathIds(q: Queryable, realmId: number, pathIds: string[]): Promise<AttachmentRow[]> {
+export async function findAttachmentsByPathIds(
+  q: Queryable,
+  realmId: number,
+  pathIds: string[],
+): Promise<AttachmentRow[]> {
   if (pathIds.length === 0) return [];
   return q<AttachmentRow>("attachments").where({ realm_id: realmId }).whereIn("path_id", pathIds);
 }
@@ -41,11 +45,18 @@ export async function deleteAttachment(q: Queryable, id: number): Promise<void> 
 
 /** Bytes used by every upload in the organization. */
 export async function realmUploadSpaceUsed(q: Queryable, realmId: number): Promise<number> {
-  const row = await q("attachments").where({ realm_id: realmId }).sum<{ total: number | string | null }[]>({ total: "size" }).first();
+  const row = await q("attachments")
+    .where({ realm_id: realmId })
+    .sum<{ total: number | string | null }[]>({ total: "size" })
+    .first();
   return Number(row?.total ?? 0);
 }
 
-export async function linkAttachmentsToMessage(q: Queryable, messageId: number, attachmentIds: number[]): Promise<void> {
+export async function linkAttachmentsToMessage(
+  q: Queryable,
+  messageId: number,
+  attachmentIds: number[],
+): Promise<void> {
   const unique = [...new Set(attachmentIds)];
   if (unique.length === 0) return;
   await q("attachment_messages").insert(unique.map((attachment_id) => ({ attachment_id, message_id: messageId })));
@@ -55,8 +66,12 @@ export async function linkAttachmentsToMessage(q: Queryable, messageId: number, 
 export async function linkedMessageIds(q: Queryable, attachmentIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(attachmentIds.map((id) => [id, []]));
   if (attachmentIds.length === 0) return out;
-  const rows = await q("attachment_messages").whereIn("attachment_id", attachmentIds).orderBy("message_id").select("attachment_id", "message_id");
-  for (const r of rows as { attachment_id: number; message_id: number | string }[]) out.get(r.attachment_id)!.push(Number(r.message_id));
+  const rows = await q("attachment_messages")
+    .whereIn("attachment_id", attachmentIds)
+    .orderBy("message_id")
+    .select("attachment_id", "message_id");
+  for (const r of rows as { attachment_id: number; message_id: number | string }[])
+    out.get(r.attachment_id)!.push(Number(r.message_id));
   return out;
 }
 

@@ -3,6 +3,7 @@
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import { nowSeconds } from "./rows";
+import { nameKey } from "../names";
 
 export interface UserGroupRow {
   id: number;
@@ -17,9 +18,16 @@ export interface UserGroupRow {
 
 export async function insertGroup(
   q: Queryable,
-  fields: { realm_id: number; name: string | null; description?: string; is_system_group?: boolean; creator_id?: number | null },
+  fields: {
+    realm_id: number;
+    name: string | null;
+    description?: string;
+    is_system_group?: boolean;
+    creator_id?: number | null;
+  },
 ): Promise<number> {
-  return insertReturningId(q, "user_groups", { description: "", date_created: nowSeconds(), ...fields });
+  const name_key = fields.name === null ? null : nameKey(fields.name);
+  return insertReturningId(q, "user_groups", { description: "", date_created: nowSeconds(), ...fields, name_key });
 }
 
 export async function addGroupMembers(q: Queryable, groupId: number, userIds: number[]): Promise<void> {
@@ -41,8 +49,9 @@ export async function findGroup(q: Queryable, realmId: number, id: number): Prom
   return q<UserGroupRow>("user_groups").where({ realm_id: realmId, id }).first();
 }
 
+/** A named group (system or not) whose name compares equal to `name` (src/names.ts). */
 export async function findGroupByName(q: Queryable, realmId: number, name: string): Promise<UserGroupRow | undefined> {
-  return q<UserGroupRow>("user_groups").where({ realm_id: realmId, name }).first();
+  return q<UserGroupRow>("user_groups").where({ realm_id: realmId }).where("name_key", nameKey(name)).first();
 }
 
 export async function findGroupsByIds(q: Queryable, realmId: number, ids: number[]): Promise<UserGroupRow[]> {
@@ -56,10 +65,18 @@ export async function systemGroupIds(q: Queryable, realmId: number): Promise<Rec
 }
 
 /** For each group, the ids in `column` of its rows in `table` (one query, ordered). */
-async function idsByGroup(q: Queryable, table: string, column: string, groupIds: number[]): Promise<Map<number, number[]>> {
+async function idsByGroup(
+  q: Queryable,
+  table: string,
+  column: string,
+  groupIds: number[],
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
   if (groupIds.length === 0) return out;
-  const rows: Record<string, number>[] = await q(table).whereIn("group_id", groupIds).orderBy(["group_id", column]).select("group_id", column);
+  const rows: Record<string, number>[] = await q(table)
+    .whereIn("group_id", groupIds)
+    .orderBy(["group_id", column])
+    .select("group_id", column);
   for (const r of rows) out.get(r.group_id)?.push(r[column]);
   return out;
 }
@@ -90,7 +107,11 @@ async function followSubgroupEdges(q: Queryable, start: number[], direction: "up
 /** Ids of every group the user belongs to, directly or through subgroups. */
 export async function groupIdsContainingUser(q: Queryable, userId: number): Promise<Set<number>> {
   const direct = await q("user_group_members").where({ user_id: userId }).select("group_id");
-  return followSubgroupEdges(q, direct.map((r: { group_id: number }) => r.group_id), "up");
+  return followSubgroupEdges(
+    q,
+    direct.map((r: { group_id: number }) => r.group_id),
+    "up",
+  );
 }
 
 /** Highest (least privileged) role in each system group; membership follows from the role. */
@@ -116,20 +137,50 @@ async function systemGroupName(q: Queryable, groupId: number): Promise<string | 
   const cached = systemGroupNames.get(groupId);
   if (cached !== undefined) return cached;
   const row = await q<UserGroupRow>("user_groups").where({ id: groupId }).first("name", "is_system_group");
-  if (row && row.name && (row.is_system_group === true || row.is_system_group === 1) && row.name in SYSTEM_GROUP_MAX_ROLE) {
+  if (
+    row &&
+    row.name &&
+    (row.is_system_group === true || row.is_system_group === 1) &&
+    row.name in SYSTEM_GROUP_MAX_ROLE
+  ) {
     systemGroupNames.set(groupId, row.name);
     return row.name;
   }
   return undefined;
 }
 
-export async function isUserInGroup(q: Queryable, userId: number, groupId: number | null | undefined, knownRole?: number): Promise<boolean> {
+export async function isUserInGroup(
+  q: Queryable,
+  userId: number,
+  groupId: number | null | undefined,
+  knownRole?: number,
+): Promise<boolean> {
   if (groupId === null || groupId === undefined) return false;
-  // Fast path: system-group membership is the user's role (kept in step by services/users.ts).
+  // Fast path: system-group membership is the user's role (kept in step by services/users/users.ts).
   const system = await systemGroupName(q, groupId);
   if (system !== undefined) {
     const role = knownRole ?? (await q("users").where({ id: userId }).first("role"))?.role;
     return role !== undefined && role <= SYSTEM_GROUP_MAX_ROLE[system];
   }
   return (await groupIdsContainingUser(q, userId)).has(groupId);
+}
+
+/** The realm's active, non-system groups with one of these names (by name key). */
+export async function findMentionableGroupsByNames(
+  q: Queryable,
+  realmId: number,
+  names: string[],
+): Promise<UserGroupRow[]> {
+  if (names.length === 0) return [];
+  return q<UserGroupRow>("user_groups")
+    .where({ realm_id: realmId, is_system_group: false, deactivated: false })
+    .whereIn("name_key", [...new Set(names.map(nameKey))]);
+}
+
+/** Every user in these groups, directly or through subgroups. */
+export async function memberIdsOfGroups(q: Queryable, groupIds: number[]): Promise<Set<number>> {
+  if (groupIds.length === 0) return new Set();
+  const groups = await followSubgroupEdges(q, groupIds, "down");
+  const members = await directMemberIdsByGroup(q, [...groups]);
+  return new Set([...members.values()].flat());
 }

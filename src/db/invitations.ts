@@ -25,7 +25,12 @@ export async function insertInvitation(q: Queryable, row: Omit<InvitationRow, "i
 }
 
 /** Unrevoked, unexpired invitations; optionally only those one user created. */
-export async function listLiveInvitations(q: Queryable, realmId: number, now: number, invitedBy?: number): Promise<InvitationRow[]> {
+export async function listLiveInvitations(
+  q: Queryable,
+  realmId: number,
+  now: number,
+  invitedBy?: number,
+): Promise<InvitationRow[]> {
   const query = q<InvitationRow>("invitations")
     .where({ realm_id: realmId, revoked: false })
     .andWhere((w) => w.whereNull("expiry_date").orWhere("expiry_date", ">", now));
@@ -33,7 +38,12 @@ export async function listLiveInvitations(q: Queryable, realmId: number, now: nu
   return query.orderBy("id");
 }
 
-export async function findInvitation(q: Queryable, realmId: number, id: number, isMultiuse: boolean): Promise<InvitationRow | undefined> {
+export async function findInvitation(
+  q: Queryable,
+  realmId: number,
+  id: number,
+  isMultiuse: boolean,
+): Promise<InvitationRow | undefined> {
   return q<InvitationRow>("invitations").where({ realm_id: realmId, id, is_multiuse: isMultiuse }).first();
 }
 

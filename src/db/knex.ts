@@ -15,8 +15,17 @@ export function knexConfig(databaseUrl: string | undefined, dataDir: string): Kn
   if (databaseUrl && /^mysql2?:\/\//.test(databaseUrl)) {
     return {
       client: "mysql2",
-      connection: { uri: databaseUrl, charset: "utf8mb4", supportBigNumbers: true, bigNumberStrings: false } as never,
+      connection: {
+        uri: databaseUrl,
+        charset: "utf8mb4",
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        connectTimeout: 2_000,
+      } as never,
       pool: { min: 0, max: 10 },
+      // A request waits at most this long for a connection; then the database counts as unreachable
+      // (503) instead of the request hanging for Knex's default minute.
+      acquireConnectionTimeout: 3_000,
       migrations,
     };
   }
@@ -53,12 +62,36 @@ export function createDb(databaseUrl: string | undefined, dataDir: string): Db {
   return knex(config);
 }
 
-export async function migrateLatest(db: Db): Promise<void> {
-  await db.migrate.latest();
+/** How long a starting process waits for another one's migration run to finish. */
+const MIGRATION_LOCK_WAIT_MS = 120_000;
+
+/**
+ * Brings the schema up to date. Several processes starting at once on one database race for
+ * Knex's migration lock; the losers wait for the winner and then find nothing left to do.
+ */
+export async function migrateLatest(db: Db, waitMs = MIGRATION_LOCK_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await db.migrate.latest();
+      return;
+    } catch (err) {
+      // The loser of the race sees the lock held, or the lock tables it tried to create already there.
+      const locked =
+        err instanceof Error && /already locked|already exists|SQLITE_BUSY|database is locked/i.test(err.message);
+      if (!locked || Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250 + Math.random() * 250));
+    }
+  }
 }
 
 /** Rows inserted with knex return the id differently on each driver; this smooths it over. */
 export async function insertReturningId(q: Queryable, table: string, row: Record<string, unknown>): Promise<number> {
   const result = await q(table).insert(row);
   return Number(result[0]);
+}
+
+/** One trivial round trip: answers whether the database is reachable. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.raw("select 1");
 }

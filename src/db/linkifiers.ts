@@ -1,4 +1,5 @@
 // linkifiers: a realm's ordered regex → URL template rules.
+import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 
@@ -13,10 +14,23 @@ export interface LinkifierRow {
   sort_order: number;
 }
 
-export type LinkifierFields = Pick<LinkifierRow, "pattern" | "url_template" | "example_input" | "reverse_template" | "alternative_url_templates">;
+export type LinkifierFields = Pick<
+  LinkifierRow,
+  "pattern" | "url_template" | "example_input" | "reverse_template" | "alternative_url_templates"
+>;
 
+// Linkifiers change rarely: any change drops every realm's cached list (tag `linkifiers`).
 export async function listLinkifiers(q: Queryable, realmId: number): Promise<LinkifierRow[]> {
-  return q<LinkifierRow>("linkifiers").where({ realm_id: realmId }).orderBy([{ column: "sort_order" }, { column: "id" }]);
+  const rows = await cachesOf(q).read(
+    "linkifiers",
+    String(realmId),
+    () => ["linkifiers"],
+    () =>
+      q<LinkifierRow>("linkifiers")
+        .where({ realm_id: realmId })
+        .orderBy([{ column: "sort_order" }, { column: "id" }]),
+  );
+  return rows ?? [];
 }
 
 export async function findLinkifier(q: Queryable, realmId: number, id: number): Promise<LinkifierRow | undefined> {
@@ -24,14 +38,25 @@ export async function findLinkifier(q: Queryable, realmId: number, id: number): 
 }
 
 export async function insertLinkifier(q: Queryable, realmId: number, fields: LinkifierFields): Promise<number> {
-  const row = await q("linkifiers").where({ realm_id: realmId }).max<{ m: number | null }[]>({ m: "sort_order" }).first();
-  return insertReturningId(q, "linkifiers", { ...fields, realm_id: realmId, sort_order: Number(row?.m ?? -1) + 1 });
+  const row = await q("linkifiers")
+    .where({ realm_id: realmId })
+    .max<{ m: number | null }[]>({ m: "sort_order" })
+    .first();
+  const id = await insertReturningId(q, "linkifiers", {
+    ...fields,
+    realm_id: realmId,
+    sort_order: Number(row?.m ?? -1) + 1,
+  });
+  await invalidate(q, ["linkifiers"]);
+  return id;
 }
 
 export async function updateLinkifier(q: Queryable, id: number, fields: Partial<LinkifierRow>): Promise<void> {
   await q("linkifiers").where({ id }).update(fields);
+  await invalidate(q, ["linkifiers"]);
 }
 
 export async function deleteLinkifier(q: Queryable, id: number): Promise<void> {
   await q("linkifiers").where({ id }).delete();
+  await invalidate(q, ["linkifiers"]);
 }

@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import type { MessageRow } from "./rows";
+import { nameKey } from "../names";
 
 export const FLAG_BITS = {
   read: 1,
@@ -10,6 +11,9 @@ export const FLAG_BITS = {
   wildcard_mentioned: 16,
   has_alert_word: 64,
   historical: 128,
+  // The reference splits wildcard mentions by kind (wildcard_mentioned stays set for either).
+  stream_wildcard_mentioned: 4096,
+  topic_wildcard_mentioned: 8192,
 } as const;
 export type FlagName = keyof typeof FLAG_BITS;
 
@@ -18,10 +22,14 @@ export function flagsToNames(bits: number): FlagName[] {
 }
 
 export async function insertMessage(q: Queryable, row: Omit<MessageRow, "id">): Promise<number> {
-  return insertReturningId(q, "messages", row as unknown as Record<string, unknown>);
+  return insertReturningId(q, "messages", { ...row, topic_key: nameKey(row.topic) });
 }
 
-export async function insertUserMessages(q: Queryable, messageId: number, rows: { user_id: number; flags: number }[]): Promise<void> {
+export async function insertUserMessages(
+  q: Queryable,
+  messageId: number,
+  rows: { user_id: number; flags: number }[],
+): Promise<void> {
   if (rows.length === 0) return;
   await q("user_messages").insert(rows.map((r) => ({ ...r, message_id: messageId })));
 }
@@ -30,7 +38,11 @@ export async function findMessage(q: Queryable, realmId: number, id: number): Pr
   return q<MessageRow>("messages").where({ realm_id: realmId, id }).first();
 }
 
-export async function findUserMessageFlags(q: Queryable, userId: number, messageId: number): Promise<number | undefined> {
+export async function findUserMessageFlags(
+  q: Queryable,
+  userId: number,
+  messageId: number,
+): Promise<number | undefined> {
   const row = await q("user_messages").where({ user_id: userId, message_id: messageId }).first("flags");
   return row?.flags;
 }
@@ -60,7 +72,7 @@ export interface FetchedMessage extends MessageRow {
 
 function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.QueryBuilder {
   if (filter.streamId !== undefined) query.where("m.stream_id", filter.streamId);
-  if (filter.topic !== undefined) query.whereRaw("LOWER(m.topic) = ?", [filter.topic.toLowerCase()]);
+  if (filter.topic !== undefined) query.where("m.topic_key", nameKey(filter.topic));
   if (filter.senderId !== undefined) query.where("m.sender_id", filter.senderId);
   if (filter.dmKey !== undefined) query.where("m.dm_key", filter.dmKey);
   if (filter.onlyDms) query.where("m.type", "private");
@@ -93,19 +105,26 @@ export async function fetchMessageWindow(
   after: number,
   includeAnchor: boolean,
 ): Promise<{ before: FetchedMessage[]; after: FetchedMessage[] }> {
-  const older = before > 0
-    ? await baseQuery(q, realmId, userId, filter).where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before)
-    : [];
-  const newer = after > 0 || includeAnchor
-    ? await baseQuery(q, realmId, userId, filter)
-        .where("m.id", includeAnchor ? ">=" : ">", anchor)
-        .orderBy("m.id", "asc")
-        .limit(after + (includeAnchor ? 1 : 0))
-    : [];
+  const older =
+    before > 0
+      ? await baseQuery(q, realmId, userId, filter).where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before)
+      : [];
+  const newer =
+    after > 0 || includeAnchor
+      ? await baseQuery(q, realmId, userId, filter)
+          .where("m.id", includeAnchor ? ">=" : ">", anchor)
+          .orderBy("m.id", "asc")
+          .limit(after + (includeAnchor ? 1 : 0))
+      : [];
   return { before: (older as FetchedMessage[]).reverse(), after: newer as FetchedMessage[] };
 }
 
-export async function firstUnreadId(q: Queryable, realmId: number, userId: number, filter: MessageFilter): Promise<number | undefined> {
+export async function firstUnreadId(
+  q: Queryable,
+  realmId: number,
+  userId: number,
+  filter: MessageFilter,
+): Promise<number | undefined> {
   const row = await baseQuery(q, realmId, userId, { ...filter, historical: false })
     .whereRaw("(um.flags & ?) = 0", [FLAG_BITS.read])
     .orderBy("m.id", "asc")
@@ -113,6 +132,25 @@ export async function firstUnreadId(q: Queryable, realmId: number, userId: numbe
   return row?.id;
 }
 
-export async function userMessageRecipients(q: Queryable, messageId: number): Promise<{ user_id: number; flags: number }[]> {
+export async function userMessageRecipients(
+  q: Queryable,
+  messageId: number,
+): Promise<{ user_id: number; flags: number }[]> {
   return q("user_messages").where({ message_id: messageId }).select("user_id", "flags");
+}
+
+/** Who has sent a message to this topic of the channel (for `@**topic**`). */
+export async function topicSenderIds(q: Queryable, streamId: number, topic: string): Promise<number[]> {
+  const rows: { sender_id: number }[] = await q("messages")
+    .where({ stream_id: streamId, topic_key: nameKey(topic) })
+    .distinct("sender_id");
+  return rows.map((r) => r.sender_id);
+}
+
+/** Does the channel already have a message in this topic (names compared by key)? */
+export async function topicHasMessages(q: Queryable, streamId: number, topic: string): Promise<boolean> {
+  const row = await q("messages")
+    .where({ stream_id: streamId, topic_key: nameKey(topic) })
+    .first("id");
+  return row !== undefined;
 }

@@ -1,4 +1,5 @@
 // muted_users: who muted whom, and when.
+import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { FLAG_BITS } from "./messages";
 
@@ -15,10 +16,13 @@ export async function findMute(q: Queryable, userId: number, mutedUserId: number
 
 export async function insertMute(q: Queryable, userId: number, mutedUserId: number, when: number): Promise<void> {
   await q("muted_users").insert({ user_id: userId, muted_user_id: mutedUserId, date_muted: when });
+  await invalidate(q, [`mutes:${mutedUserId}`]);
 }
 
 export async function deleteMute(q: Queryable, userId: number, mutedUserId: number): Promise<number> {
-  return q("muted_users").where({ user_id: userId, muted_user_id: mutedUserId }).delete();
+  const deleted = await q("muted_users").where({ user_id: userId, muted_user_id: mutedUserId }).delete();
+  await invalidate(q, [`mutes:${mutedUserId}`]);
+  return deleted;
 }
 
 export async function listMutes(q: Queryable, userId: number): Promise<MutedUserRow[]> {
@@ -28,8 +32,18 @@ export async function listMutes(q: Queryable, userId: number): Promise<MutedUser
 /** Of `candidateIds`, those who muted `senderId`. */
 export async function usersWhoMuted(q: Queryable, senderId: number, candidateIds: number[]): Promise<number[]> {
   if (candidateIds.length === 0) return [];
-  const rows = await q("muted_users").where({ muted_user_id: senderId }).whereIn("user_id", candidateIds).select("user_id");
-  return rows.map((r: { user_id: number }) => r.user_id);
+  // Cached per sender: everyone who muted them (few), then narrowed to the candidates.
+  const muters = await cachesOf(q).read(
+    "mutedBy",
+    String(senderId),
+    () => [`mutes:${senderId}`],
+    async () => {
+      const rows = await q("muted_users").where({ muted_user_id: senderId }).select("user_id");
+      return rows.map((r: { user_id: number }) => r.user_id);
+    },
+  );
+  const candidates = new Set(candidateIds);
+  return (muters ?? []).filter((id) => candidates.has(id));
 }
 
 /** Sets the read flag on every unread message from `senderId` the user has; returns their ids. */
@@ -41,7 +55,9 @@ export async function markReadFromSender(q: Queryable, userId: number, senderId:
     .select("um.id", "um.message_id");
   const ids = rows.map((r: { id: number }) => r.id);
   for (let i = 0; i < ids.length; i += 500) {
-    await q("user_messages").whereIn("id", ids.slice(i, i + 500)).update({ flags: q.raw("flags | ?", [FLAG_BITS.read]) });
+    await q("user_messages")
+      .whereIn("id", ids.slice(i, i + 500))
+      .update({ flags: q.raw("flags | ?", [FLAG_BITS.read]) });
   }
   return rows.map((r: { message_id: number }) => Number(r.message_id)).sort((a: number, b: number) => a - b);
 }

@@ -1,6 +1,7 @@
 // custom_profile_fields (a realm's field definitions) and custom_profile_field_values.
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
+import { nameKey } from "../names";
 
 export interface ProfileFieldRow {
   id: number;
@@ -27,29 +28,44 @@ export interface ProfileValueRow {
 export type ProfileFieldInput = Omit<ProfileFieldRow, "id" | "realm_id" | "name_key" | "sort_order">;
 
 export async function listProfileFields(q: Queryable, realmId: number): Promise<ProfileFieldRow[]> {
-  return q<ProfileFieldRow>("custom_profile_fields").where({ realm_id: realmId }).orderBy([{ column: "sort_order" }, { column: "id" }]);
+  return q<ProfileFieldRow>("custom_profile_fields")
+    .where({ realm_id: realmId })
+    .orderBy([{ column: "sort_order" }, { column: "id" }]);
 }
 
-export async function findProfileField(q: Queryable, realmId: number, id: number): Promise<ProfileFieldRow | undefined> {
+export async function findProfileField(
+  q: Queryable,
+  realmId: number,
+  id: number,
+): Promise<ProfileFieldRow | undefined> {
   return q<ProfileFieldRow>("custom_profile_fields").where({ realm_id: realmId, id }).first();
 }
 
-export async function findProfileFieldByName(q: Queryable, realmId: number, name: string): Promise<ProfileFieldRow | undefined> {
-  return q<ProfileFieldRow>("custom_profile_fields").where({ realm_id: realmId, name_key: name.toLowerCase() }).first();
+export async function findProfileFieldByName(
+  q: Queryable,
+  realmId: number,
+  name: string,
+): Promise<ProfileFieldRow | undefined> {
+  return q<ProfileFieldRow>("custom_profile_fields")
+    .where({ realm_id: realmId, name_key: nameKey(name) })
+    .first();
 }
 
 export async function insertProfileField(q: Queryable, realmId: number, fields: ProfileFieldInput): Promise<number> {
-  const row = await q("custom_profile_fields").where({ realm_id: realmId }).max<{ m: number | null }[]>({ m: "sort_order" }).first();
+  const row = await q("custom_profile_fields")
+    .where({ realm_id: realmId })
+    .max<{ m: number | null }[]>({ m: "sort_order" })
+    .first();
   return insertReturningId(q, "custom_profile_fields", {
     ...fields,
     realm_id: realmId,
-    name_key: fields.name.toLowerCase(),
+    name_key: nameKey(fields.name),
     sort_order: Number(row?.m ?? -1) + 1,
   });
 }
 
 export async function updateProfileField(q: Queryable, id: number, fields: Partial<ProfileFieldRow>): Promise<void> {
-  const withKey = fields.name !== undefined ? { ...fields, name_key: fields.name.toLowerCase() } : fields;
+  const withKey = fields.name !== undefined ? { ...fields, name_key: nameKey(fields.name) } : fields;
   await q("custom_profile_fields").where({ id }).update(withKey);
 }
 
@@ -62,18 +78,33 @@ export async function valuesForUsers(q: Queryable, userIds: number[]): Promise<P
   if (userIds.length === 0) return [];
   const out: ProfileValueRow[] = [];
   for (let i = 0; i < userIds.length; i += 500) {
-    out.push(...(await q<ProfileValueRow>("custom_profile_field_values").whereIn("user_id", userIds.slice(i, i + 500))));
+    out.push(
+      ...(await q<ProfileValueRow>("custom_profile_field_values").whereIn("user_id", userIds.slice(i, i + 500))),
+    );
   }
   return out;
 }
 
-export async function upsertProfileValue(q: Queryable, userId: number, fieldId: number, value: string, rendered: string | null): Promise<boolean> {
-  const existing = await q<ProfileValueRow>("custom_profile_field_values").where({ user_id: userId, field_id: fieldId }).first();
+export async function upsertProfileValue(
+  q: Queryable,
+  userId: number,
+  fieldId: number,
+  value: string,
+  rendered: string | null,
+): Promise<boolean> {
+  const existing = await q<ProfileValueRow>("custom_profile_field_values")
+    .where({ user_id: userId, field_id: fieldId })
+    .first();
   if (existing) {
     if (existing.value === value) return false;
     await q("custom_profile_field_values").where({ id: existing.id }).update({ value, rendered_value: rendered });
   } else {
-    await q("custom_profile_field_values").insert({ user_id: userId, field_id: fieldId, value, rendered_value: rendered });
+    await q("custom_profile_field_values").insert({
+      user_id: userId,
+      field_id: fieldId,
+      value,
+      rendered_value: rendered,
+    });
   }
   return true;
 }
@@ -84,5 +115,8 @@ export async function deleteProfileValue(q: Queryable, userId: number, fieldId: 
 
 /** Drops values of a list field whose option no longer exists. */
 export async function deleteValuesNotIn(q: Queryable, fieldId: number, keepValues: string[]): Promise<void> {
-  await q("custom_profile_field_values").where({ field_id: fieldId }).whereNotIn("value", keepValues.length ? keepValues : [""]).delete();
+  await q("custom_profile_field_values")
+    .where({ field_id: fieldId })
+    .whereNotIn("value", keepValues.length ? keepValues : [""])
+    .delete();
 }

@@ -10,12 +10,32 @@ function tokenKey(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-export async function findPushToken(q: Queryable, userId: number, kind: number, token: string): Promise<{ id: number } | undefined> {
-  return q("push_device_tokens").where({ user_id: userId, kind, token_key: tokenKey(token) }).first("id");
+export async function findPushToken(
+  q: Queryable,
+  userId: number,
+  kind: number,
+  token: string,
+): Promise<{ id: number } | undefined> {
+  return q("push_device_tokens")
+    .where({ user_id: userId, kind, token_key: tokenKey(token) })
+    .first("id");
 }
 
-export async function insertPushToken(q: Queryable, userId: number, kind: number, token: string, appId: string): Promise<void> {
-  await q("push_device_tokens").insert({ user_id: userId, kind, token, token_key: tokenKey(token), app_id: appId, date_created: nowSeconds() });
+export async function insertPushToken(
+  q: Queryable,
+  userId: number,
+  kind: number,
+  token: string,
+  appId: string,
+): Promise<void> {
+  await q("push_device_tokens").insert({
+    user_id: userId,
+    kind,
+    token,
+    token_key: tokenKey(token),
+    app_id: appId,
+    date_created: nowSeconds(),
+  });
 }
 
 export async function updatePushTokenApp(q: Queryable, id: number, appId: string): Promise<void> {

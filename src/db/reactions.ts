@@ -29,7 +29,11 @@ export async function reactionsForMessages(q: Queryable, messageIds: number[]): 
   if (messageIds.length === 0) return [];
   const out: ReactionRow[] = [];
   for (let i = 0; i < messageIds.length; i += 500) {
-    out.push(...(await q<ReactionRow>("reactions").whereIn("message_id", messageIds.slice(i, i + 500)).orderBy("id")));
+    out.push(
+      ...(await q<ReactionRow>("reactions")
+        .whereIn("message_id", messageIds.slice(i, i + 500))
+        .orderBy("id")),
+    );
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // Custom emoji rows. Deactivated emoji are kept: old messages and reactions still show them.
+import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
+import { bool } from "./rows";
 
 export interface RealmEmojiRow {
   id: number;
@@ -15,22 +17,39 @@ export interface RealmEmojiRow {
 }
 
 export async function insertRealmEmoji(q: Queryable, row: Omit<RealmEmojiRow, "id">): Promise<number> {
-  return insertReturningId(q, "realm_emoji", row);
+  const id = await insertReturningId(q, "realm_emoji", row);
+  await invalidate(q, ["emoji"]);
+  return id;
 }
 
 export async function listRealmEmoji(q: Queryable, realmId: number): Promise<RealmEmojiRow[]> {
-  return q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId }).orderBy("id");
+  const rows = await cachesOf(q).read(
+    "emoji",
+    String(realmId),
+    () => ["emoji"],
+    () => q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId }).orderBy("id"),
+  );
+  return rows ?? [];
 }
 
-export async function findActiveRealmEmojiByName(q: Queryable, realmId: number, name: string): Promise<RealmEmojiRow | undefined> {
-  return q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId, name, deactivated: false }).first();
+export async function findActiveRealmEmojiByName(
+  q: Queryable,
+  realmId: number,
+  name: string,
+): Promise<RealmEmojiRow | undefined> {
+  return (await listRealmEmoji(q, realmId)).find((row) => row.name === name && !bool(row.deactivated));
 }
 
 /** Deactivated ones too: reactions may still name them. */
-export async function findRealmEmojiById(q: Queryable, realmId: number, id: number): Promise<RealmEmojiRow | undefined> {
-  return q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId, id }).first();
+export async function findRealmEmojiById(
+  q: Queryable,
+  realmId: number,
+  id: number,
+): Promise<RealmEmojiRow | undefined> {
+  return (await listRealmEmoji(q, realmId)).find((row) => row.id === id);
 }
 
 export async function deactivateRealmEmoji(q: Queryable, id: number): Promise<void> {
   await q("realm_emoji").where({ id }).update({ deactivated: true });
+  await invalidate(q, ["emoji"]);
 }

@@ -1,14 +1,19 @@
+import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import type { RealmRow } from "./rows";
 import { nowSeconds } from "./rows";
 
+const realmTags = (realm: RealmRow) => [`realm:${realm.id}`];
+
 export async function findRealmBySubdomain(q: Queryable, subdomain: string): Promise<RealmRow | undefined> {
-  return q<RealmRow>("realms").where({ string_id: subdomain }).first();
+  return cachesOf(q).read("realmBySubdomain", subdomain, realmTags, () =>
+    q<RealmRow>("realms").where({ string_id: subdomain }).first(),
+  );
 }
 
 export async function findRealmById(q: Queryable, id: number): Promise<RealmRow | undefined> {
-  return q<RealmRow>("realms").where({ id }).first();
+  return cachesOf(q).read("realmById", String(id), realmTags, () => q<RealmRow>("realms").where({ id }).first());
 }
 
 export async function countRealms(q: Queryable): Promise<number> {
@@ -16,10 +21,14 @@ export async function countRealms(q: Queryable): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function insertRealm(q: Queryable, fields: { string_id: string; name: string; description?: string }): Promise<number> {
+export async function insertRealm(
+  q: Queryable,
+  fields: { string_id: string; name: string; description?: string },
+): Promise<number> {
   return insertReturningId(q, "realms", { description: "", ...fields, date_created: nowSeconds() });
 }
 
 export async function updateRealm(q: Queryable, id: number, fields: Partial<RealmRow>): Promise<void> {
   await q("realms").where({ id }).update(fields);
+  await invalidate(q, [`realm:${id}`]);
 }

@@ -1,32 +1,52 @@
+import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import type { StreamRow } from "./rows";
+import { nameKey } from "../names";
 
-export function streamNameKey(name: string): string {
-  return name.toLowerCase();
-}
+const streamTags = (stream: Pick<StreamRow, "id">) => [`stream:${stream.id}`];
 
 export async function findStreamById(q: Queryable, realmId: number, id: number): Promise<StreamRow | undefined> {
-  return q<StreamRow>("streams").where({ realm_id: realmId, id }).first();
+  return cachesOf(q).read("streamById", `${realmId}:${id}`, streamTags, () =>
+    q<StreamRow>("streams").where({ realm_id: realmId, id }).first(),
+  );
 }
 
 export async function findStreamByName(q: Queryable, realmId: number, name: string): Promise<StreamRow | undefined> {
-  return q<StreamRow>("streams").where({ realm_id: realmId, name_key: streamNameKey(name) }).first();
+  const key = nameKey(name);
+  return cachesOf(q).read("streamByName", `${realmId}:${key}`, streamTags, () =>
+    q<StreamRow>("streams").where({ realm_id: realmId, name_key: key }).first(),
+  );
 }
 
 export async function streamNamesByIds(q: Queryable, ids: number[]): Promise<{ id: number; name: string }[]> {
   if (ids.length === 0) return [];
-  return q("streams").whereIn("id", ids).select("id", "name");
+  const found = await cachesOf(q).readMany<{ id: number; name: string }>(
+    "streamName",
+    [...new Set(ids)].map(String),
+    streamTags,
+    async (missing) => {
+      const rows: { id: number; name: string }[] = await q("streams")
+        .whereIn("id", missing.map(Number))
+        .select("id", "name");
+      return new Map(rows.map((row) => [String(row.id), row]));
+    },
+  );
+  return [...found.values()];
 }
 
 export async function listRealmStreams(q: Queryable, realmId: number): Promise<StreamRow[]> {
   return q<StreamRow>("streams").where({ realm_id: realmId }).orderBy("id");
 }
 
-export async function insertStream(q: Queryable, row: Partial<StreamRow> & { realm_id: number; name: string }): Promise<number> {
-  return insertReturningId(q, "streams", { ...row, name_key: streamNameKey(row.name) });
+export async function insertStream(
+  q: Queryable,
+  row: Partial<StreamRow> & { realm_id: number; name: string },
+): Promise<number> {
+  return insertReturningId(q, "streams", { ...row, name_key: nameKey(row.name) });
 }
 
 export async function updateStream(q: Queryable, id: number, fields: Partial<StreamRow>): Promise<void> {
   await q("streams").where({ id }).update(fields);
+  await invalidate(q, [`stream:${id}`]);
 }

@@ -1,3 +1,4 @@
+import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 
 export interface SubscriptionRow {
@@ -15,12 +16,21 @@ export interface SubscriptionRow {
   wildcard_mentions_notify: number | boolean | null;
 }
 
+/** Active users with an active subscription; cached (tag `subs` drops every list, e.g. on deactivation). */
 export async function activeSubscriberIds(q: Queryable, streamId: number): Promise<number[]> {
-  const rows = await q("subscriptions as s")
-    .join("users as u", "u.id", "s.user_id")
-    .where({ "s.stream_id": streamId, "s.active": true, "u.is_active": true })
-    .select("s.user_id");
-  return rows.map((r: { user_id: number }) => r.user_id);
+  const ids = await cachesOf(q).read(
+    "subscribers",
+    String(streamId),
+    () => [`subs:${streamId}`, "subs"],
+    async () => {
+      const rows = await q("subscriptions as s")
+        .join("users as u", "u.id", "s.user_id")
+        .where({ "s.stream_id": streamId, "s.active": true, "u.is_active": true })
+        .select("s.user_id");
+      return rows.map((r: { user_id: number }) => r.user_id);
+    },
+  );
+  return ids ?? [];
 }
 
 export async function subscriberIdsByStream(q: Queryable, streamIds: number[]): Promise<Map<number, number[]>> {
@@ -35,7 +45,11 @@ export async function subscriberIdsByStream(q: Queryable, streamIds: number[]): 
   return out;
 }
 
-export async function findSubscription(q: Queryable, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
+export async function findSubscription(
+  q: Queryable,
+  userId: number,
+  streamId: number,
+): Promise<SubscriptionRow | undefined> {
   return q<SubscriptionRow>("subscriptions").where({ user_id: userId, stream_id: streamId }).first();
 }
 
@@ -49,14 +63,24 @@ export async function listUserSubscriptions(q: Queryable, userId: number): Promi
 }
 
 /** Subscribes (or re-activates) users; returns nothing, callers computed who is new. */
-export async function upsertSubscriptions(q: Queryable, rows: { user_id: number; stream_id: number; color?: string }[]): Promise<void> {
+export async function upsertSubscriptions(
+  q: Queryable,
+  rows: { user_id: number; stream_id: number; color?: string }[],
+): Promise<void> {
   for (const row of rows) {
     const existing = await findSubscription(q, row.user_id, row.stream_id);
     if (existing) await q("subscriptions").where({ id: existing.id }).update({ active: true });
     else await q("subscriptions").insert(row);
   }
+  await invalidate(q, [...new Set(rows.map((row) => `subs:${row.stream_id}`))]);
 }
 
 export async function deactivateSubscription(q: Queryable, userId: number, streamId: number): Promise<void> {
   await q("subscriptions").where({ user_id: userId, stream_id: streamId }).update({ active: false });
+  await invalidate(q, [`subs:${streamId}`]);
+}
+
+/** The user's subscription rows that were deactivated (channels they left or were removed from). */
+export async function listInactiveUserSubscriptions(q: Queryable, userId: number): Promise<SubscriptionRow[]> {
+  return q<SubscriptionRow>("subscriptions").where({ user_id: userId, active: false }).orderBy("stream_id");
 }

@@ -1,22 +1,40 @@
+import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import type { UserRow } from "./rows";
+import { nameKey } from "../names";
+
+const userTags = (user: UserRow) => [`user:${user.id}`];
 
 export async function findUserByApiKeyHash(q: Queryable, hash: string): Promise<UserRow | undefined> {
-  return q<UserRow>("users").where({ api_key_hash: hash }).first();
+  return cachesOf(q).read("userByKey", hash, userTags, () => q<UserRow>("users").where({ api_key_hash: hash }).first());
 }
 
 export async function findUserById(q: Queryable, realmId: number, id: number): Promise<UserRow | undefined> {
-  return q<UserRow>("users").where({ realm_id: realmId, id }).first();
+  return (await findUsersByIds(q, realmId, [id]))[0];
 }
 
 export async function findUserByEmail(q: Queryable, realmId: number, email: string): Promise<UserRow | undefined> {
-  return q<UserRow>("users").where({ realm_id: realmId }).whereRaw("LOWER(email) = ?", [email.toLowerCase()]).first();
+  const key = nameKey(email);
+  return cachesOf(q).read("userByEmail", `${realmId}:${key}`, userTags, () =>
+    q<UserRow>("users").where({ realm_id: realmId }).where("email_key", key).first(),
+  );
 }
 
+/** The realm's users with these ids (unknown ids are left out), from the cache where possible. */
 export async function findUsersByIds(q: Queryable, realmId: number, ids: number[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
-  return q<UserRow>("users").where({ realm_id: realmId }).whereIn("id", ids);
+  const keys = [...new Set(ids)].map((id) => `${realmId}:${id}`);
+  const found = await cachesOf(q).readMany<UserRow>("userById", keys, userTags, async (missing) => {
+    const rows = await q<UserRow>("users")
+      .where({ realm_id: realmId })
+      .whereIn(
+        "id",
+        missing.map((key) => Number(key.slice(key.indexOf(":") + 1))),
+      );
+    return new Map(rows.map((row) => [`${realmId}:${row.id}`, row]));
+  });
+  return keys.flatMap((key) => found.get(key) ?? []);
 }
 
 export async function listRealmUsers(q: Queryable, realmId: number): Promise<UserRow[]> {
@@ -24,15 +42,29 @@ export async function listRealmUsers(q: Queryable, realmId: number): Promise<Use
 }
 
 export async function insertUser(q: Queryable, row: Omit<UserRow, "id">): Promise<number> {
-  return insertReturningId(q, "users", row as unknown as Record<string, unknown>);
+  return insertReturningId(q, "users", { ...row, email_key: nameKey(row.email) });
 }
 
 export async function updateUser(q: Queryable, id: number, fields: Partial<UserRow>): Promise<void> {
-  await q("users").where({ id }).update(fields);
+  const key = fields.email === undefined ? {} : { email_key: nameKey(fields.email) };
+  await q("users")
+    .where({ id })
+    .update({ ...fields, ...key });
+  // Subscriber lists only count active users: (de)activation changes every one the user is in.
+  await invalidate(q, "is_active" in fields ? [`user:${id}`, "subs"] : [`user:${id}`]);
 }
 
 /** Everyone in a realm who should receive realm-wide events (active users and bots). */
 export async function activeRealmUserIds(q: Queryable, realmId: number): Promise<number[]> {
   const rows = await q("users").where({ realm_id: realmId, is_active: true }).select("id");
   return rows.map((r: { id: number }) => r.id);
+}
+
+/** Active users of the realm whose full name is one of `names` (compared lower-cased; callers re-check). */
+export async function findActiveUsersByFullNames(q: Queryable, realmId: number, names: string[]): Promise<UserRow[]> {
+  if (names.length === 0) return [];
+  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+  return q<UserRow>("users")
+    .where({ realm_id: realmId, is_active: true })
+    .whereRaw(`lower(full_name) in (${lowered.map(() => "?").join(", ")})`, lowered);
 }

@@ -1,5 +1,9 @@
 // Carries notifications to the event queues of every server process: directly in memory, or
 // over Redis pub/sub when REDIS_URL is set (each process delivers to the queues it holds).
+// A process always delivers its own notifications to its own queues directly, so a Redis outage
+// only stops cross-process delivery: publishing keeps working locally, a warning is logged once,
+// and ioredis reconnects (and resubscribes) by itself when Redis returns.
+import crypto from "node:crypto";
 import Redis from "ioredis";
 import type { Logger } from "pino";
 import type { EventQueues } from "./queues";
@@ -14,39 +18,170 @@ export interface Notification {
   capability?: string;
 }
 
+/** Delivered locally (never over Redis) after a reconnect: broadcasts may have been missed meanwhile. */
+export const RESYNC = "bus-resync";
+
+/** A message for the server processes themselves (e.g. "realm 3's webhook overrides changed"). */
+export interface Broadcast {
+  kind: string;
+  [field: string]: unknown;
+}
+
 export interface EventBus {
   publish(notifications: Notification[]): Promise<void>;
+  /** Delivers `message` to every process's broadcast handlers, this one's included. */
+  broadcast(message: Broadcast): Promise<void>;
+  onBroadcast(handler: (message: Broadcast) => void): void;
   close(): Promise<void>;
 }
 
-export function createMemoryBus(queues: EventQueues): EventBus {
+/** Calls every handler; one handler's failure does not stop the others. */
+function broadcaster(logger?: Logger) {
+  const handlers: ((message: Broadcast) => void)[] = [];
+  return {
+    add: (handler: (message: Broadcast) => void) => void handlers.push(handler),
+    deliver(message: Broadcast) {
+      for (const handler of handlers) {
+        try {
+          handler(message);
+        } catch (err) {
+          logger?.error({ err, kind: message.kind }, "broadcast handler failed");
+        }
+      }
+    },
+  };
+}
+
+export function createMemoryBus(queues: EventQueues, logger?: Logger): EventBus {
+  const handlers = broadcaster(logger);
   return {
     async publish(notifications) {
       for (const n of notifications) queues.deliver(n);
     },
+    async broadcast(message) {
+      handlers.deliver(message);
+    },
+    onBroadcast: handlers.add,
     async close() {},
   };
 }
 
-export async function createRedisBus(redisUrl: string, prefix: string, queues: EventQueues, logger: Logger): Promise<EventBus> {
+/** Connection options for every Redis client: fail fast while disconnected, reconnect forever. */
+export const REDIS_OPTIONS = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  connectTimeout: 5_000,
+  commandTimeout: 2_000,
+  retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+} as const;
+
+/** How long start-up waits for Redis before going on without it (it connects later by itself). */
+const START_WAIT_MS = 5_000;
+
+/** Resolves when `ready` does, or after the start-up wait, whichever comes first (never rejects). */
+export function untilReadyOrTimeout(ready: Promise<unknown>, ms = START_WAIT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([
+    ready.then(
+      () => undefined,
+      () => undefined,
+    ),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** Logs one warning when Redis becomes unreachable and one line when it is back. */
+export function redisHealthLog(logger: Logger, what: string) {
+  let down = false;
+  let stopped = false;
+  return {
+    /** Watches a client: a lost connection or a failed (re)connect is an outage; "ready" ends it. */
+    watch(client: Redis) {
+      client.on("error", (err) => this.failed(err));
+      client.on("close", () => this.failed(new Error("connection closed")));
+      client.on("ready", () => this.ok());
+      return client;
+    },
+    /** Closing on purpose is not an outage. */
+    stop() {
+      stopped = true;
+    },
+    failed(err: unknown) {
+      if (down || stopped) return;
+      down = true;
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, `Redis unreachable: ${what}`);
+    },
+    ok() {
+      if (!down) return;
+      down = false;
+      logger.info(`Redis is back: ${what} restored`);
+    },
+  };
+}
+
+export async function createRedisBus(
+  redisUrl: string,
+  prefix: string,
+  queues: EventQueues,
+  logger: Logger,
+): Promise<EventBus> {
   const CHANNEL = `${prefix}:events`;
-  const pub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  const sub = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  await pub.connect();
-  await sub.connect();
-  await sub.subscribe(CHANNEL);
-  sub.on("message", (_channel: string, payload: string) => {
+  const BROADCASTS = `${prefix}:broadcasts`;
+  const handlers = broadcaster(logger);
+  const origin = crypto.randomUUID();
+  const health = redisHealthLog(logger, "events reach only this process's queues until it returns");
+  const pub = new Redis(redisUrl, REDIS_OPTIONS);
+  const sub = new Redis(redisUrl, { ...REDIS_OPTIONS, enableOfflineQueue: true });
+  health.watch(pub);
+  health.watch(sub);
+  sub.on("ready", () => {
+    // Subscribed again on every (re)connect: a first connect that failed (a slow start) never
+    // subscribed, and ioredis only re-subscribes channels it had. Messages sent meanwhile are lost:
+    // this process's handlers hear RESYNC (caches start over).
+    sub
+      .subscribe(CHANNEL, BROADCASTS)
+      .then(() => handlers.deliver({ kind: RESYNC }))
+      .catch((err) => health.failed(err));
+  });
+  sub.on("message", (channel: string, payload: string) => {
     try {
-      for (const n of JSON.parse(payload) as Notification[]) queues.deliver(n);
+      if (channel === BROADCASTS) {
+        const { origin: from, message } = JSON.parse(payload) as { origin: string; message: Broadcast };
+        if (from !== origin) handlers.deliver(message);
+        return;
+      }
+      const message = JSON.parse(payload) as { origin: string; notifications: Notification[] };
+      if (message.origin === origin) return; // delivered locally already
+      for (const n of message.notifications) queues.deliver(n);
     } catch (err) {
       logger.error({ err }, "bad event payload on redis");
     }
   });
+  // Waited for a bounded time: a server whose Redis is down at start still starts (ioredis keeps
+  // reconnecting, and resubscribes by itself once it is up).
+  const pubReady = pub.connect().catch((err) => health.failed(err));
+  const subscribed = sub
+    .connect()
+    .then(() => sub.subscribe(CHANNEL, BROADCASTS))
+    .catch((err) => health.failed(err));
+  await untilReadyOrTimeout(Promise.all([pubReady, subscribed]));
   return {
     async publish(notifications) {
-      if (notifications.length > 0) await pub.publish(CHANNEL, JSON.stringify(notifications));
+      if (notifications.length === 0) return;
+      for (const n of notifications) queues.deliver(n);
+      if (pub.status !== "ready") return;
+      await pub.publish(CHANNEL, JSON.stringify({ origin, notifications })).catch((err) => health.failed(err));
     },
+    async broadcast(message) {
+      handlers.deliver(message);
+      if (pub.status !== "ready") return;
+      await pub.publish(BROADCASTS, JSON.stringify({ origin, message })).catch((err) => health.failed(err));
+    },
+    onBroadcast: handlers.add,
     async close() {
+      health.stop();
       sub.disconnect();
       pub.disconnect();
     },

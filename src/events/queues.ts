@@ -37,7 +37,13 @@ export class EventQueues {
   }
 
   register(options: QueueOptions): { queueId: string; lastEventId: number } {
-    const queue: Queue = { ...options, id: `${Date.now()}:${crypto.randomUUID()}`, events: [], nextEventId: 0, lastAccess: Date.now() };
+    const queue: Queue = {
+      ...options,
+      id: `${Date.now()}:${crypto.randomUUID()}`,
+      events: [],
+      nextEventId: 0,
+      lastAccess: Date.now(),
+    };
     this.queues.set(queue.id, queue);
     if (!this.byUser.has(options.userId)) this.byUser.set(options.userId, new Set());
     this.byUser.get(options.userId)!.add(queue);
@@ -58,7 +64,13 @@ export class EventQueues {
   }
 
   /** Acknowledge events up to lastEventId, then return what is pending, waiting up to the heartbeat. */
-  async getEvents(queueId: string, userId: number, lastEventId: number | undefined, dontBlock: boolean, aborted: () => boolean): Promise<QueuedEvent[]> {
+  async getEvents(
+    queueId: string,
+    userId: number,
+    lastEventId: number | undefined,
+    dontBlock: boolean,
+    aborted: () => boolean,
+  ): Promise<QueuedEvent[]> {
     const queue = this.find(queueId, userId);
     queue.lastAccess = Date.now();
     if (lastEventId !== undefined) queue.events = queue.events.filter((e) => e.id > lastEventId);

@@ -1,10 +1,43 @@
 // HTTP Basic auth (API email + API key) for the REST API; sets ctx.state.user and ctx.state.realm.
 import type { Context, Next } from "koa";
 import type { AppDeps } from "../deps";
-import { BOT_TYPE } from "../db/rows";
 import { ApiError, Errors } from "../errors";
-import { authenticateApiKey } from "../services/auth";
-import { consume } from "./rateLimit";
+import { authenticateApiKey, type Actor } from "../services/users/auth";
+import { isIncomingWebhookBot } from "../services/users/users";
+import { consume, countFailure, refuseWhenExhausted } from "./rateLimit";
+
+/** Answers that mean "these credentials are wrong" (counted against the failure budgets). */
+const CREDENTIAL_FAILURES = new Set(["INVALID_API_KEY", "UNAUTHORIZED"]);
+
+/**
+ * API key (+ email) → actor, throttling guessers: an IP past its budget of failed
+ * authentications is refused outright; an email past its budget gets 429 for further wrong
+ * keys, while its correct key keeps working from other IPs.
+ */
+export async function authenticateCredentials(
+  deps: AppDeps,
+  ctx: Context,
+  apiKey: string,
+  email: string | undefined,
+): Promise<Actor> {
+  const { rateLimits } = deps;
+  await refuseWhenExhausted(rateLimits.authFailuresByIp, ctx.ip, rateLimits.enabled);
+  try {
+    return await authenticateApiKey(deps.db, apiKey, email, hostSubdomain(ctx.host, deps.config.rootDomain));
+  } catch (err) {
+    if (err instanceof ApiError && CREDENTIAL_FAILURES.has(err.code)) {
+      const ipSpent = await countFailure(rateLimits.authFailuresByIp, ctx.ip, rateLimits.enabled);
+      const emailKey = email?.toLowerCase();
+      const emailSpent = emailKey
+        ? await countFailure(rateLimits.authFailuresByEmail, emailKey, rateLimits.enabled)
+        : false;
+      if (ipSpent) await refuseWhenExhausted(rateLimits.authFailuresByIp, ctx.ip, rateLimits.enabled);
+      if (emailSpent && emailKey)
+        await refuseWhenExhausted(rateLimits.authFailuresByEmail, emailKey, rateLimits.enabled);
+    }
+    throw err;
+  }
+}
 
 /** The realm subdomain named by the Host header, or undefined for the root domain / a bare IP. */
 export function hostSubdomain(host: string, rootDomain: string): string | undefined {
@@ -23,24 +56,24 @@ export function parseBasicAuth(header: string | undefined): { email: string; key
   return { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
 }
 
-export function requireUser(deps: AppDeps) {
+/** `allowWebhookBots`: incoming-webhook bots may call it too (webhook preview: a bot's own key works). */
+export function requireUser(deps: AppDeps, options: { allowWebhookBots?: boolean } = {}) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const credentials = parseBasicAuth(ctx.get("authorization"));
     if (!credentials) {
       await consume(ctx, deps.rateLimits.byIp, ctx.ip, deps.rateLimits.enabled);
       throw Errors.notLoggedIn();
     }
-    const actor = await authenticateApiKey(deps.db, credentials.key, credentials.email, hostSubdomain(ctx.host, deps.config.rootDomain)).catch((err) => {
+    const actor = await authenticateCredentials(deps, ctx, credentials.key, credentials.email).catch((err) => {
       // On the REST API the reference answers a bad key as 401 UNAUTHORIZED (keeping the message,
       // adding WWW-Authenticate); the official clients' tests expect that code. Webhooks keep INVALID_API_KEY.
       if (err instanceof ApiError && err.code === "INVALID_API_KEY") throw Errors.unauthorized(err.message);
       throw err;
     });
-    if (actor.user.bot_type === BOT_TYPE.incomingWebhook) throw Errors.webhookBotNotAllowed();
+    if (isIncomingWebhookBot(actor.user) && !options.allowWebhookBots) throw Errors.webhookBotNotAllowed();
     await consume(ctx, deps.rateLimits.byUser, `user:${actor.user.id}`, deps.rateLimits.enabled);
     ctx.state.user = actor.user;
     ctx.state.realm = actor.realm;
-    ctx.state.log = ctx.state.log?.child({ userId: actor.user.id });
     await next();
   };
 }
@@ -51,4 +84,21 @@ export function limitByIp(deps: AppDeps) {
     await consume(ctx, deps.rateLimits.byIp, ctx.ip, deps.rateLimits.enabled);
     await next();
   };
+}
+
+/**
+ * Incoming webhooks: the bot's API key in the URL (`api_key`), or HTTP Basic (bot email : API key)
+ * with the URL carrying only `stream`. Rate-limited per user like the REST API.
+ */
+export async function authenticateWebhook(deps: AppDeps, ctx: Context, query: Record<string, string>): Promise<Actor> {
+  const basic = parseBasicAuth(ctx.get("authorization"));
+  const apiKey = query.api_key ?? basic?.key;
+  if (!apiKey) {
+    await consume(ctx, deps.rateLimits.byIp, ctx.ip, deps.rateLimits.enabled);
+    throw Errors.missingParam("api_key");
+  }
+  const email = query.api_key === undefined ? basic?.email : undefined;
+  const actor = await authenticateCredentials(deps, ctx, apiKey, email);
+  await consume(ctx, deps.rateLimits.byUser, `user:${actor.user.id}`, deps.rateLimits.enabled);
+  return actor;
 }

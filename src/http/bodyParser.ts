@@ -6,34 +6,14 @@ import type { Context, Next } from "koa";
 import { koaBody } from "koa-body";
 import getRawBody from "raw-body";
 import { ApiError, Errors } from "../errors";
+import { decodeUtf8, parseUrlencoded } from "../formEncoding";
+import { JsonTooDeepError, parseJson } from "../json";
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** Most fields (text and files) one multipart request may carry. */
+const MAX_FIELDS = 1000;
 
-export function decodeUtf8(bytes: Buffer): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new ApiError("BAD_REQUEST", "Request body is not valid UTF-8");
-  }
-}
-
-/** application/x-www-form-urlencoded → object; a malformed %-sequence or invalid UTF-8 is a 400. */
-export function parseUrlencoded(text: string, what = "Request body"): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!text) return out;
-  for (const pair of text.split("&")) {
-    if (pair === "") continue;
-    const eq = pair.indexOf("=");
-    const rawKey = eq === -1 ? pair : pair.slice(0, eq);
-    const rawValue = eq === -1 ? "" : pair.slice(eq + 1);
-    try {
-      out[decodeURIComponent(rawKey.replace(/\+/g, " "))] = decodeURIComponent(rawValue.replace(/\+/g, " "));
-    } catch {
-      throw new ApiError("BAD_REQUEST", `${what} is not valid: bad percent-encoding or invalid UTF-8`);
-    }
-  }
-  return out;
-}
+// Strict decoding lives in a leaf module (the webhook pipeline uses it too); re-exported for callers here.
+export { decodeUtf8, parseUrlencoded };
 
 export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
   try {
@@ -47,24 +27,31 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
 
 export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: number; uploadDir: string }) {
   // Built per request so each request knows the temp files formidable opened for it (see removeTempFiles).
-  const multipart = (tempFiles: TempFile[]) => koaBody({
-    multipart: true,
-    urlencoded: false,
-    json: false,
-    text: false,
-    formidable: {
-      maxFileSize: options.maxUploadBytes,
-      maxFieldsSize: options.maxBodyBytes,
-      uploadDir: options.uploadDir,
-      keepExtensions: false,
-      onFileBegin: (_name: string, file: unknown) => void tempFiles.push(file as TempFile),
-    },
-    onError: (err: Error) => {
-      const e = err as { httpCode?: number; code?: number };
-      if (e.httpCode === 413 || e.code === 1009 || e.code === 1016) throw Errors.tooLarge("Upload", options.maxUploadBytes);
-      throw new ApiError("BAD_REQUEST", `Malformed multipart body: ${err.message}`);
-    },
-  });
+  const multipart = (tempFiles: TempFile[]) =>
+    koaBody({
+      multipart: true,
+      urlencoded: false,
+      json: false,
+      text: false,
+      formidable: {
+        maxFileSize: options.maxUploadBytes,
+        maxFieldsSize: options.maxBodyBytes,
+        maxFields: MAX_FIELDS,
+        maxTotalFileSize: options.maxUploadBytes,
+        uploadDir: options.uploadDir,
+        keepExtensions: false,
+        onFileBegin: (_name: string, file: unknown) => void tempFiles.push(file as TempFile),
+      },
+      onError: (err: Error) => {
+        const e = err as { httpCode?: number; code?: number };
+        // formidable's codes: 1006 text fields over maxFieldsSize, 1009/1016 files over maxFileSize.
+        if (e.code === 1006) throw Errors.tooLarge("Multipart text", options.maxBodyBytes);
+        if (e.code === 1007) throw new ApiError("BAD_REQUEST", `Too many multipart fields: the limit is ${MAX_FIELDS}`);
+        if (e.httpCode === 413 || e.code === 1009 || e.code === 1016)
+          throw Errors.tooLarge("Upload", options.maxUploadBytes);
+        throw new ApiError("BAD_REQUEST", `Malformed multipart body: ${err.message}`);
+      },
+    });
 
   return async (ctx: Context, next: Next): Promise<void> => {
     const tempFiles: TempFile[] = [];
@@ -83,15 +70,19 @@ export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: numb
     if (type === "multipart/form-data") {
       await multipart(tempFiles)(ctx, async () => undefined);
       Object.assign(params, ctx.request.body ?? {});
-    } else if (ctx.method !== "GET" && ctx.method !== "HEAD" && (ctx.request.length ?? 0) > 0 || ctx.get("transfer-encoding")) {
+    } else if (
+      (ctx.method !== "GET" && ctx.method !== "HEAD" && (ctx.request.length ?? 0) > 0) ||
+      ctx.get("transfer-encoding")
+    ) {
       const raw = await readRawBody(ctx, options.maxBodyBytes);
       const text = decodeUtf8(raw);
       if (type === "application/json") {
         if (text.trim() !== "") {
           let parsed: unknown;
           try {
-            parsed = JSON.parse(text);
-          } catch {
+            parsed = parseJson(text);
+          } catch (err) {
+            if (err instanceof JsonTooDeepError) throw err;
             throw Errors.malformedJson();
           }
           if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {

@@ -4,6 +4,8 @@
 import type { Context } from "koa";
 import Ajv, { type Schema } from "ajv";
 import { Errors } from "../errors";
+import { JsonTooDeepError, parseJson } from "../json";
+import { normalizeName } from "../names";
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 
@@ -59,30 +61,56 @@ function asText(raw: unknown, name: string): string {
 function parseJsonText(raw: unknown, name: string): unknown {
   const text = asText(raw, name);
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseJson(text);
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) throw err;
     throw Errors.invalidJsonParam(name);
   }
 }
 
+const PLAIN_INTEGER = /^-?\d+$/;
+/** What a JSON-encoded value starts with: a quote, a bracket, a number, true/false/null. */
+const LOOKS_LIKE_JSON = /^\s*["[{\-\dtfn]/;
+
 function toInt(value: unknown, name: string): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) return value;
-  if (typeof value === "string" && /^-?\d+$/.test(value.trim()) && Number.isSafeInteger(Number(value))) return Number(value);
+  if (typeof value === "string" && /^-?\d+$/.test(value.trim()) && Number.isSafeInteger(Number(value)))
+    return Number(value);
   throw Errors.invalidParam(name, `${name} is not an integer`);
 }
+
+/** With the `u` flag a surrogate pair is one code point, so this matches only unpaired halves. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 export const P = {
   string(opts: { maxLength?: number; minLength?: number } = {}): Param<string | undefined> {
     return new Param((raw, name) => {
       const value = asText(raw, name);
+      // Refused rather than stored: NUL breaks C-string consumers and MySQL text handling, and a lone
+      // UTF-16 surrogate (only possible through a JSON "\ud800" escape) is not Unicode text at all.
+      if (value.includes("\u0000")) throw Errors.invalidParam(name, `${name} must not contain null bytes`);
+      if (LONE_SURROGATE.test(value)) {
+        throw Errors.invalidParam(name, `${name} contains an unpaired surrogate (invalid Unicode)`);
+      }
       if (opts.minLength !== undefined && value.length < opts.minLength) {
-        throw Errors.invalidParam(name, opts.minLength === 1 ? `${name} cannot be blank` : `${name} is too short (minimum ${opts.minLength} characters)`);
+        throw Errors.invalidParam(
+          name,
+          opts.minLength === 1
+            ? `${name} cannot be blank`
+            : `${name} is too short (minimum ${opts.minLength} characters)`,
+        );
       }
       if (opts.maxLength !== undefined && [...value].length > opts.maxLength) {
         throw Errors.invalidParam(name, `${name} is too long (limit: ${opts.maxLength} characters)`);
       }
       return value;
     });
+  },
+
+  /** A user-chosen name: normalised to NFC (src/names.ts) before its length is checked. */
+  name(opts: { maxLength?: number; minLength?: number } = {}): Param<string | undefined> {
+    const text = P.string(opts);
+    return new Param((raw, name) => text.parse(typeof raw === "string" ? normalizeName(raw) : raw, name));
   },
 
   /** A plain integer, or a JSON-encoded one (both are accepted by the reference). */
@@ -128,11 +156,14 @@ export const P = {
   jsonInt(): Param<number | undefined> {
     return new Param((raw, name) => {
       const text = asText(raw, name);
+      // A plain integer (the usual case) or plain text needs no JSON parse, which would throw on plain text.
+      if (PLAIN_INTEGER.test(text) || !LOOKS_LIKE_JSON.test(text)) return toInt(text, name);
       let value: unknown = text;
       try {
-        value = JSON.parse(text);
-      } catch {
-        /* plain text integer */
+        value = parseJson(text);
+      } catch (err) {
+        if (err instanceof JsonTooDeepError) throw err;
+        /* not JSON after all */
       }
       return toInt(value, name);
     });
@@ -146,8 +177,16 @@ export const P = {
 type Values<S extends Record<string, Param<unknown>>> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
 
 /** Parse ctx.state.rawParams against the spec; unknown keys go to ignored_parameters_unsupported. */
-export function parseParams<S extends Record<string, Param<unknown>>>(ctx: Context, spec: S, extraKnown: string[] = []): Values<S> {
-  return parseParamsFrom(ctx.state as { rawParams?: Record<string, unknown>; ignoredParams?: string[] }, spec, extraKnown);
+export function parseParams<S extends Record<string, Param<unknown>>>(
+  ctx: Context,
+  spec: S,
+  extraKnown: string[] = [],
+): Values<S> {
+  return parseParamsFrom(
+    ctx.state as { rawParams?: Record<string, unknown>; ignoredParams?: string[] },
+    spec,
+    extraKnown,
+  );
 }
 
 export function parseParamsFrom<S extends Record<string, Param<unknown>>>(
@@ -173,4 +212,3 @@ export function parseParamsFrom<S extends Record<string, Param<unknown>>>(
   state.ignoredParams = Object.keys(raw).filter((k) => !known.has(k));
   return out as Values<S>;
 }
-

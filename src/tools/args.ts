@@ -1,7 +1,13 @@
 // Tiny argv parser for the authoring scripts: positionals plus `--key value` / `--flag`.
-export function parseArgs(argv: string[]): { positional: string[]; options: Record<string, string | true> } {
+// `options` keeps the last value of a repeated option; `all` keeps every value in order.
+export function parseArgs(argv: string[]): {
+  positional: string[];
+  options: Record<string, string | true>;
+  all: Record<string, string[]>;
+} {
   const positional: string[] = [];
   const options: Record<string, string | true> = {};
+  const all: Record<string, string[]> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith("--")) {
@@ -12,8 +18,9 @@ export function parseArgs(argv: string[]): { positional: string[]; options: Reco
     if (inline !== undefined) options[key] = inline;
     else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) options[key] = argv[++i];
     else options[key] = true;
+    if (typeof options[key] === "string") (all[key] ??= []).push(options[key] as string);
   }
-  return { positional, options };
+  return { positional, options, all };
 }
 
 export function fail(message: string): never {

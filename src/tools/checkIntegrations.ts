@@ -7,7 +7,10 @@ import { IntegrationLoadError, loadIntegrations } from "../webhooks/loader";
 import type { Integration } from "../webhooks/registry";
 import { repoRoot } from "../webhooks/startup";
 
-function coverage(integration: Integration, fixturesDir: string): { fixtures: number; missingExpected: string[]; unexercised: string[] } {
+function coverage(
+  integration: Integration,
+  fixturesDir: string,
+): { fixtures: number; missingExpected: string[]; unexercised: string[] } {
   const cases = loadFixtureCases(fixturesDir, integration);
   return {
     fixtures: cases.length,
@@ -17,11 +20,13 @@ function coverage(integration: Integration, fixturesDir: string): { fixtures: nu
 }
 
 function main(): void {
-  const root = repoRoot();
+  // INTEGRATIONS_DIR (as for the server) checks another plugin folder; its fixtures sit beside it.
+  const integrationsDir = path.resolve(process.env.INTEGRATIONS_DIR ?? path.join(repoRoot(), "integrations"));
+  const root = path.dirname(integrationsDir);
   const fixturesDir = path.join(root, "fixtures");
   let integrations: Integration[];
   try {
-    integrations = loadIntegrations(path.join(root, "integrations"), root);
+    integrations = loadIntegrations(integrationsDir, root);
   } catch (err) {
     if (err instanceof IntegrationLoadError) {
       process.stderr.write(err.problems.join("\n") + "\n");
@@ -36,13 +41,26 @@ function main(): void {
     const doc = fs.existsSync(path.join(i.dir, i.manifest.docs ?? "doc.md"));
     rows.push([i.name, i.manifest.displayName, String(i.events.size), String(cov.fixtures), doc ? "yes" : "NO"]);
     if (cov.fixtures === 0) warnings.push(`${i.name}: no fixtures in fixtures/${i.name}/`);
-    if (cov.missingExpected.length) warnings.push(`${i.name}: no .expected.json for ${cov.missingExpected.join(", ")} (run UPDATE_FIXTURES=1 npx jest test/integrations -t ${i.name})`);
+    if (cov.missingExpected.length)
+      warnings.push(
+        `${i.name}: no .expected.json for ${cov.missingExpected.join(", ")} (run UPDATE_FIXTURES=1 npx jest test/integrations -t ${i.name})`,
+      );
     if (cov.unexercised.length) warnings.push(`${i.name}: no fixture exercises event(s) ${cov.unexercised.join(", ")}`);
   }
-  for (const orphan of orphanFixtureFolders(fixturesDir, integrations.map((i) => i.name))) warnings.push(`fixtures/${orphan}: no integration with that name`);
+  for (const orphan of orphanFixtureFolders(
+    fixturesDir,
+    integrations.map((i) => i.name),
+  ))
+    warnings.push(`fixtures/${orphan}: no integration with that name`);
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
-  const line = (r: string[]) => r.map((cell, col) => cell.padEnd(widths[col])).join("  ").trimEnd();
-  process.stdout.write([line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n") + "\n");
+  const line = (r: string[]) =>
+    r
+      .map((cell, col) => cell.padEnd(widths[col]))
+      .join("  ")
+      .trimEnd();
+  process.stdout.write(
+    [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n") + "\n",
+  );
   if (warnings.length > 0) {
     process.stdout.write(`\n${warnings.map((w) => `warning: ${w}`).join("\n")}\n`);
     process.exitCode = 1;

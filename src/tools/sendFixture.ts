@@ -13,13 +13,16 @@ async function main(): Promise<void> {
   const site = typeof options.site === "string" ? options.site.replace(/\/$/, "") : undefined;
   const apiKey = typeof options["api-key"] === "string" ? options["api-key"] : process.env.WEBHOOK_API_KEY;
   if (!name || !caseName || !site || !apiKey) {
-    fail("usage: npm run send-fixture -- <integration> <case> --site URL --api-key KEY [--stream S] [--topic T]\n(the key may also come from WEBHOOK_API_KEY)");
+    fail(
+      "usage: npm run send-fixture -- <integration> <case> --site URL --api-key KEY [--stream S] [--topic T]\n(the key may also come from WEBHOOK_API_KEY)",
+    );
   }
   const root = repoRoot();
   const integration = loadIntegrationFolder(path.join(root, "integrations", name), root);
   const cases = loadFixtureCases(path.join(root, "fixtures"), integration);
   const c = cases.find((x) => x.name === caseName || `${x.name}.json` === caseName);
-  if (!c) fail(`no fixture '${caseName}' in fixtures/${name}/ (have: ${cases.map((x) => x.name).join(", ") || "none"})`);
+  if (!c)
+    fail(`no fixture '${caseName}' in fixtures/${name}/ (have: ${cases.map((x) => x.name).join(", ") || "none"})`);
 
   const query = new URLSearchParams({ ...c.query });
   query.set("api_key", apiKey);
@@ -29,8 +32,12 @@ async function main(): Promise<void> {
     headers: { "content-type": c.contentType, ...c.headers },
     body: c.body,
   });
-  const headerText = Object.entries(c.headers).map(([k, v]) => `${k}: ${v}`).join(", ");
-  process.stdout.write(`POST /api/v1/external/${name} (${c.name}.json${headerText ? `, ${headerText}` : ""}) → ${res.status}\n${await res.text()}\n`);
+  const headerText = Object.entries(c.headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ");
+  process.stdout.write(
+    `POST /api/v1/external/${name} (${c.name}.json${headerText ? `, ${headerText}` : ""}) → ${res.status}\n${await res.text()}\n`,
+  );
   if (!res.ok) process.exitCode = 1;
 }
 

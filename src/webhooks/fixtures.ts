@@ -1,8 +1,9 @@
-// Fixture cases (fixtures/<integration>/<case>.json + <case>.expected.json + _defaults.json)
+// Fixture cases (fixtures/<integration>/<case>.json or .xml + <case>.expected.json + _defaults.json)
 // turned into ready-to-send requests. Shared by the generated test suite, send-fixture and
 // check-integrations so all three agree on headers, query and body encoding.
 import fs from "node:fs";
 import path from "node:path";
+import { parseXml } from "./body";
 import { findEvent, resolveEvent } from "./events";
 import type { Integration } from "./registry";
 
@@ -36,47 +37,143 @@ export interface FixtureCase {
   payload: unknown;
 }
 
-const readJson = (file: string): any => JSON.parse(fs.readFileSync(file, "utf8"));
+const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, "utf8"));
 
+/** Payload files: `<case>.json`, or `<case>.xml` for XML plugins (sent as written, as application/xml). */
 export function isPayloadFile(file: string): boolean {
-  return file.endsWith(".json") && !file.endsWith(".expected.json") && !path.basename(file).startsWith("_");
+  return (
+    (file.endsWith(".json") || file.endsWith(".xml")) &&
+    !file.endsWith(".expected.json") &&
+    !path.basename(file).startsWith("_")
+  );
+}
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+// Case names say what a case expects. A word (between `_`, `__`, `.`, `-`) from these lists marks
+// an error case or an ignore case: `error__no_title`, `push__invalid_ref`, `ignore__worklog`,
+// `push__branch_filtered`. UPDATE_FIXTURES only records an error or an ignored result for a case
+// named so: an unexpected error must not become the expected answer by accident.
+const ERROR_WORDS = ["error", "invalid", "unsupported"];
+const IGNORE_WORDS = ["ignore", "ignored", "excluded", "filtered"];
+
+const words = (name: string) => name.toLowerCase().split(/[_.\s-]+/);
+
+export function isErrorCaseName(name: string): boolean {
+  return words(name).some((w) => ERROR_WORDS.includes(w));
+}
+
+export function isIgnoreCaseName(name: string): boolean {
+  return words(name).some((w) => IGNORE_WORDS.includes(w));
+}
+
+/**
+ * Why UPDATE_FIXTURES must not write this result, or undefined when it may: an error for a case
+ * not named as an error case, or an ignored result for one not named as an ignore case.
+ */
+export function refusalToRecord(name: string, actual: ExpectedCase): string | undefined {
+  if (actual.error && !isErrorCaseName(name))
+    return (
+      `${name}: the server answered ${actual.error.status} ${actual.error.code} (${actual.error.msg ?? ""}), ` +
+      `but the case is not named as an error case. Fix the plugin, or, if the error is what this case tests, ` +
+      `rename it with one of the words ${ERROR_WORDS.join(", ")} (e.g. error__${name}) or write its expected file by hand`
+    );
+  if (actual.ignored && !isIgnoreCaseName(name))
+    return (
+      `${name}: the delivery was ignored (no message), but the case is not named as an ignore case. Fix the ` +
+      `plugin, or, if ignoring is what this case tests, rename it with one of the words ${IGNORE_WORDS.join(", ")} ` +
+      `(e.g. ignore__${name}) or write its expected file by hand`
+    );
+  return undefined;
+}
+
+/** The event a header-sourced case is sent as: `push__tag` → `push`, `ignore__push__tag` → `push`. */
+export function headerEventOfCase(name: string): string {
+  const parts = name.split("__");
+  if (parts.length > 1 && (isErrorCaseName(parts[0]) || isIgnoreCaseName(parts[0]))) parts.shift();
+  return parts[0];
+}
+
+/** A payload object's fields as strings (form fields, or URL query parameters for contentType "query"). */
+export function stringFields(payload: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((payload ?? {}) as Record<string, unknown>))
+    out[k] = typeof v === "string" ? v : JSON.stringify(v);
+  return out;
 }
 
 /** Encodes the payload the way the plugin's sender would (or as the case's contentType says). */
-export function encodeBody(integration: Integration, payloadText: string, contentType?: string): { contentType: string; body: Buffer } {
+export function encodeBody(
+  integration: Integration,
+  payloadText: string,
+  contentType?: string,
+): { contentType: string; body: Buffer } {
   const mode = integration.manifest.contentType ?? "json";
-  const type = contentType ?? (mode === "json" ? "application/json" : "application/x-www-form-urlencoded");
-  if (!type.startsWith("application/x-www-form-urlencoded") || mode === "json") return { contentType: type, body: Buffer.from(payloadText) };
-  if (mode === "form-json") return { contentType: type, body: Buffer.from(new URLSearchParams({ payload: payloadText }).toString()) };
-  const fields = JSON.parse(payloadText) as Record<string, unknown>;
-  const form = new URLSearchParams();
-  for (const [k, v] of Object.entries(fields)) form.append(k, typeof v === "string" ? v : JSON.stringify(v));
+  const type = contentType ?? (mode === "json" || mode === "xml" || mode === "query" ? "application/json" : FORM_TYPE);
+  if (!type.startsWith("application/x-www-form-urlencoded") || mode === "json")
+    return { contentType: type, body: Buffer.from(payloadText) };
+  if (mode === "form-json") {
+    const field = integration.manifest.formField ?? "payload";
+    return { contentType: type, body: Buffer.from(new URLSearchParams({ [field]: payloadText }).toString()) };
+  }
+  const form = new URLSearchParams(stringFields(JSON.parse(payloadText)));
   return { contentType: type, body: Buffer.from(form.toString()) };
+}
+
+/** An XML case may be deliberately invalid (it then tests the error answer). */
+function parseXmlOrNull(integration: Integration, text: string): unknown {
+  try {
+    return parseXml(integration.manifest, text);
+  } catch {
+    return null;
+  }
 }
 
 export function loadFixtureCases(fixturesDir: string, integration: Integration): FixtureCase[] {
   const dir = path.join(fixturesDir, integration.name);
   if (!fs.existsSync(dir)) return [];
   const defaultsFile = path.join(dir, "_defaults.json");
-  const defaults: ExpectedCase = fs.existsSync(defaultsFile) ? readJson(defaultsFile) : {};
+  const defaults: ExpectedCase = fs.existsSync(defaultsFile) ? (readJson(defaultsFile) as ExpectedCase) : {};
   const source = integration.manifest.eventSource;
   return fs
     .readdirSync(dir)
     .filter(isPayloadFile)
     .sort()
     .map((file) => {
-      const name = file.slice(0, -".json".length);
+      const name = file.replace(/\.(json|xml)$/, "");
+      const isXml = file.endsWith(".xml");
       const payloadPath = path.join(dir, file);
       const expectedPath = path.join(dir, `${name}.expected.json`);
-      const expected: ExpectedCase | undefined = fs.existsSync(expectedPath) ? readJson(expectedPath) : undefined;
+      const expected: ExpectedCase | undefined = fs.existsSync(expectedPath)
+        ? (readJson(expectedPath) as ExpectedCase)
+        : undefined;
       const headers: Record<string, string> = { ...defaults.headers };
-      // Zulip's convention: `push__delete_branch.json` is sent with event header `push`.
-      if ("header" in source) headers[source.header] = name.split("__")[0];
+      // Zulip's convention: `push__delete_branch.json` is sent with event header `push` (a leading
+      // error/ignore marker such as `ignore__push__x` is skipped).
+      if ("header" in source) headers[source.header] = headerEventOfCase(name);
       Object.assign(headers, expected?.headers);
-      const query = { ...defaults.query, ...expected?.query };
       const text = fs.readFileSync(payloadPath, "utf8");
-      const encoded = encodeBody(integration, text, expected?.contentType ?? defaults.contentType);
-      return { name, payloadPath, expectedPath, expected, headers, query, contentType: encoded.contentType, body: encoded.body, payload: JSON.parse(text) };
+      const payload = isXml ? parseXmlOrNull(integration, text) : JSON.parse(text);
+      // contentType "query" (Transifex): the payload's fields are the URL query, the body is empty.
+      const queryMode = integration.manifest.contentType === "query" && !isXml;
+      const query = { ...(queryMode ? stringFields(payload) : {}), ...defaults.query, ...expected?.query };
+      const contentType = expected?.contentType ?? defaults.contentType;
+      const encoded = isXml
+        ? { contentType: contentType ?? "application/xml", body: Buffer.from(text) }
+        : queryMode
+          ? { contentType: contentType ?? "application/json", body: Buffer.alloc(0) }
+          : encodeBody(integration, text, contentType);
+      return {
+        name,
+        payloadPath,
+        expectedPath,
+        expected,
+        headers,
+        query,
+        contentType: encoded.contentType,
+        body: encoded.body,
+        payload,
+      };
     });
 }
 
@@ -95,7 +192,10 @@ export function unexercisedEvents(integration: Integration, cases: FixtureCase[]
   for (const c of cases) {
     const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
     try {
-      const event = findEvent(integration, resolveEvent(integration.manifest.eventSource, headers, c.payload, integration.manifest.displayName));
+      const event = findEvent(
+        integration,
+        resolveEvent(integration.manifest.eventSource, headers, c.payload, integration.manifest.displayName),
+      );
       if (event) seen.add(event.key);
     } catch {
       /* a case about a missing header or event field */

@@ -1,12 +1,46 @@
 // The helper library every plugin template can use, registered once in an isolated Handlebars
 // environment. Templates are compiled with knownHelpersOnly, so only these names (and the
 // Handlebars built-ins if/unless/each/with/lookup/log) exist: a typo fails at start-up.
+//
+// Auto-escaping: message templates are compiled so that every `{{value}}` goes through
+// escapeMarkdown (it cannot create links, mentions, emphasis, headings…). Helpers that build
+// Markdown (link, bold, code, quote, commitList, time…) return a SafeString, which is inserted as
+// it is; helpers that compute text (lower, concat, firstLine…) return plain strings, which are
+// escaped like any value. `{{{value}}}` inserts raw text. Topic and ignoreWhen/directWhen
+// templates are not Markdown and are compiled without escaping.
 import Handlebars from "handlebars";
-import { escapeLinkText, escapeMarkdown, escapeUrl, limitMarkdown, limitTopic } from "./markdown";
+import {
+  escapeLinkText,
+  escapeMarkdown,
+  escapeUrl,
+  isHttpUrl,
+  limitMarkdown,
+  limitTopic,
+  neutraliseMarkdown,
+} from "./markdown";
 
 type HelperOptions = Handlebars.HelperOptions;
+// Handlebars hands helpers untyped values (payload data, literals, an options object); each
+// helper checks what it gets, so the one `any` is here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type HelperFn = (...args: any[]) => unknown;
+type MarkdownHelperFn = (...args: Parameters<HelperFn>) => string;
+type AST = hbs.AST.Program;
 
-const str = (v: unknown): string => (v === undefined || v === null ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+const { SafeString } = Handlebars;
+export type SafeMarkdown = Handlebars.SafeString;
+
+/** True for a helper's already-safe Markdown. */
+export const isSafe = (v: unknown): v is SafeMarkdown => v instanceof SafeString;
+/** Marks text as Markdown that must not be escaped again (empty text stays a falsy ""). */
+export const safeMarkdown = (text: string): SafeMarkdown | "" => (text === "" ? "" : new SafeString(text));
+
+const str = (v: unknown): string =>
+  v === undefined || v === null ? "" : isSafe(v) ? v.toString() : typeof v === "object" ? JSON.stringify(v) : String(v);
+/** A value as safe Markdown: SafeStrings as they are, anything else escaped. */
+const asMarkdown = (v: unknown): string => (isSafe(v) ? v.toString() : escapeMarkdown(str(v)));
+/** SafeStrings compare by their text. */
+const plain = (v: unknown): unknown => (isSafe(v) ? v.toString() : v);
 /** Positional arguments without the trailing Handlebars options object. */
 const positional = (args: unknown[]): unknown[] => args.slice(0, -1);
 const isOptions = (v: unknown): v is HelperOptions => typeof v === "object" && v !== null && "hash" in v && "data" in v;
@@ -56,7 +90,10 @@ export function quoteBlock(text: unknown): string {
 
 export function toDate(value: unknown): Date | undefined {
   if (value instanceof Date) return value;
-  if (typeof value === "number") return new Date(value < 1e12 ? value * 1000 : value);
+  if (typeof value === "number") {
+    const d = new Date(value < 1e12 ? value * 1000 : value);
+    return Number.isNaN(d.getTime()) ? undefined : d; // beyond ±8.64e15 ms: no date at all
+  }
   if (typeof value === "string" && value.trim() !== "") {
     const d = /^\d+$/.test(value) ? toDate(Number(value)) : new Date(value);
     return d && !Number.isNaN(d.getTime()) ? d : undefined;
@@ -70,7 +107,14 @@ export function relativeTime(value: unknown, now: unknown = Date.now()): string 
   if (!date) return str(value);
   const seconds = Math.round((ref.getTime() - date.getTime()) / 1000);
   const abs = Math.abs(seconds);
-  const units: [number, string][] = [[86400 * 365, "year"], [86400 * 30, "month"], [86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]];
+  const units: [number, string][] = [
+    [86400 * 365, "year"],
+    [86400 * 30, "month"],
+    [86400, "day"],
+    [3600, "hour"],
+    [60, "minute"],
+    [1, "second"],
+  ];
   if (abs < 10) return "just now";
   const [size, unit] = units.find(([s]) => abs >= s)!;
   const n = Math.floor(abs / size);
@@ -99,7 +143,7 @@ export function commitList(commits: unknown, hash: Record<string, unknown> = {})
   const rows = commits.slice(0, limit).map((c: Record<string, unknown>) => {
     const sha = shortSha(c?.[shaKey]);
     const url = str(c?.[urlKey]);
-    const ref = url ? `[${sha}](${escapeUrl(url)})` : codeSpan(sha);
+    const ref = isHttpUrl(url) ? `[${escapeLinkText(sha)}](${escapeUrl(url.trim())})` : codeSpan(sha);
     return `* ${escapeMarkdown(firstLine(c?.[messageKey]))} (${ref})`;
   });
   const omitted = commits.length - limit;
@@ -107,28 +151,23 @@ export function commitList(commits: unknown, hash: Record<string, unknown> = {})
   return rows.join("\n");
 }
 
-const helpers: Record<string, (...args: any[]) => unknown> = {
-  escape: (text) => escapeMarkdown(str(arg(text))),
-  link: (url, text) => {
-    const label = arg(text) === undefined ? str(url) : str(text);
-    return str(url) ? `[${escapeLinkText(label)}](${escapeUrl(str(url))})` : escapeMarkdown(label);
-  },
-  bold: (text) => `**${escapeMarkdown(str(arg(text)))}**`,
-  mention: (name) => `@**${str(name)}**`,
-  silentMention: (name) => `@_**${str(name)}**`,
-  code: (text) => codeSpan(arg(text)),
-  codeBlock: (text, lang) => codeBlock(arg(text), arg(lang)),
-  quote: (text) => quoteBlock(arg(text)),
-  blockquote: (text) => str(arg(text)).split(/\r?\n/).map((l) => `> ${l}`).join("\n"),
+/** `[text](url)` for an http(s) URL; otherwise the text alone, escaped. */
+export function markdownLink(url: unknown, text?: unknown): string {
+  const target = str(url).trim();
+  const label = text === undefined || text === null || str(text) === "" ? target : text;
+  if (!isHttpUrl(target)) return asMarkdown(label);
+  const shown = isSafe(label) ? label.toString().replace(/\s*\n\s*/g, " ") : escapeLinkText(str(label));
+  return `[${shown}](${escapeUrl(target)})`;
+}
+
+const textHelpers: Record<string, HelperFn> = {
   firstLine: (text) => firstLine(arg(text)),
   truncate: (text, n) => {
     const chars = [...str(text)];
     const max = Number(n);
     return chars.length <= max ? chars.join("") : chars.slice(0, Math.max(0, max - 3)).join("") + "...";
   },
-  limitMessage: (text) => limitMarkdown(str(arg(text))),
   limitTopic: (text) => limitTopic(str(arg(text))),
-  commitList: (commits, options: HelperOptions) => commitList(commits, options.hash),
   take: (list, n) => (Array.isArray(list) ? list.slice(0, Number(n)) : []),
   moreThan: (list, n) => (Array.isArray(list) ? Math.max(0, list.length - Number(n)) : 0),
   length: (list) => (Array.isArray(list) ? list.length : typeof list === "string" ? [...list].length : 0),
@@ -139,36 +178,93 @@ const helpers: Record<string, (...args: any[]) => unknown> = {
   shortSha: (sha, length) => shortSha(arg(sha), arg(length) ?? 11),
   plural: (count, singular, plural) => pluralize(count, singular, arg(plural)),
   pluralCount: (count, singular, plural) => `${Number(count) || 0} ${pluralize(count, singular, arg(plural))}`,
-  time: (value) => {
-    const d = toDate(arg(value));
-    return d ? `<time:${d.toISOString().replace(/\.000Z$/, "Z")}>` : str(arg(value));
-  },
   datetime: (value) => {
     const d = toDate(arg(value));
-    return d ? d.toISOString().replace("T", " ").replace(/(:\d\d)(\.\d+)?Z$/, "$1 UTC") : str(arg(value));
+    return d
+      ? d
+          .toISOString()
+          .replace("T", " ")
+          .replace(/(:\d\d)(\.\d+)?Z$/, "$1 UTC")
+      : str(arg(value));
   },
   relativeTime: (value, now) => relativeTime(arg(value), arg(now) ?? Date.now()),
   json: (value) => JSON.stringify(arg(value) ?? null, null, 2),
-  eq: (a, b) => a === b,
-  ne: (a, b) => a !== b,
-  gt: (a, b) => Number(a) > Number(b),
-  lt: (a, b) => Number(a) < Number(b),
+  eq: (a, b) => plain(a) === plain(b),
+  ne: (a, b) => plain(a) !== plain(b),
+  gt: (a, b) => Number(plain(a)) > Number(plain(b)),
+  lt: (a, b) => Number(plain(a)) < Number(plain(b)),
   and: (...args) => positional(args).every(Boolean),
   or: (...args) => positional(args).some(Boolean),
   not: (a) => !a,
-  default: (value, fallback) => (value === undefined || value === null || value === "" ? fallback : value),
+  default: (value, fallback) => (value === undefined || value === null || str(value) === "" ? fallback : value),
   lower: (text) => str(arg(text)).toLowerCase(),
   upper: (text) => str(arg(text)).toUpperCase(),
   capitalize: (text) => str(arg(text)).replace(/^./, (c) => c.toUpperCase()),
-  replace: (text, find, replacement) => str(text).split(str(find)).join(str(arg(replacement))),
-  concat: (...args) => positional(args).map(str).join(""),
-  add: (a, b) => Number(a) + Number(b),
-  sub: (a, b) => Number(a) - Number(b),
+  replace: (text, find, replacement) =>
+    str(text)
+      .split(str(find))
+      .join(str(arg(replacement))),
+  add: (a, b) => Number(plain(a)) + Number(plain(b)),
+  sub: (a, b) => Number(plain(a)) - Number(plain(b)),
 };
 
-export const HELPER_NAMES = Object.keys(helpers).sort();
+/** Helpers whose result is Markdown: returned as SafeString, never escaped again. */
+const markdownHelpers: Record<string, MarkdownHelperFn> = {
+  escape: (text) => asMarkdown(arg(text)),
+  link: (url, text) => markdownLink(arg(url), arg(text)),
+  bold: (text) => {
+    const inner = asMarkdown(arg(text));
+    return inner === "" ? "" : `**${inner}**`;
+  },
+  mention: (name) => `@**${str(arg(name)).replace(/[*\n]/g, "")}**`,
+  silentMention: (name) => `@_**${str(arg(name)).replace(/[*\n]/g, "")}**`,
+  code: (text) => codeSpan(arg(text)),
+  codeBlock: (text, lang) => codeBlock(arg(text), str(arg(lang)).replace(/[^\w+.-]/g, "")),
+  quote: (text) => (str(arg(text)).trim() === "" ? "" : quoteBlock(neutraliseMarkdown(str(arg(text))))),
+  markdown: (text) => neutraliseMarkdown(str(arg(text))),
+  blockquote: (text) =>
+    str(arg(text)).trim() === ""
+      ? ""
+      : neutraliseMarkdown(str(arg(text)))
+          .split(/\r?\n/)
+          .map((l) => `> ${l}`)
+          .join("\n"),
+  limitMessage: (text) => limitMarkdown(asMarkdown(arg(text))),
+  commitList: (commits, options: HelperOptions) => commitList(commits, options.hash),
+  time: (value) => {
+    const d = toDate(arg(value));
+    return d ? `<time:${d.toISOString().replace(/\.000Z$/, "Z")}>` : asMarkdown(arg(value));
+  },
+  /** Joins its arguments; plain ones are escaped when any argument is already Markdown. */
+  concat: (...args) => positional(args).map(asMarkdown).join(""),
+};
 
-export type TemplateFn = (view: unknown, data: Record<string, unknown>, partials: Record<string, Handlebars.TemplateDelegate>) => string;
+/** The internal helper every `{{value}}` of a message template is wrapped in. */
+const AUTO_ESCAPE = "__markdownValue";
+
+const helpers: Record<string, HelperFn> = {
+  ...textHelpers,
+  ...Object.fromEntries(
+    Object.entries(markdownHelpers).map(([name, fn]) => [
+      name,
+      (...args: Parameters<HelperFn>) => safeMarkdown(fn(...args)),
+    ]),
+  ),
+  // concat of plain values stays plain text (it is escaped when output, or used as link text).
+  concat: (...args: Parameters<HelperFn>) =>
+    positional(args).some(isSafe) ? safeMarkdown(markdownHelpers.concat(...args)) : positional(args).map(str).join(""),
+  [AUTO_ESCAPE]: (value: unknown) => asMarkdown(arg(value)),
+};
+
+export const HELPER_NAMES = Object.keys(helpers)
+  .filter((n) => n !== AUTO_ESCAPE)
+  .sort();
+
+export type TemplateFn = (
+  view: unknown,
+  data: Record<string, unknown>,
+  partials: Record<string, Handlebars.TemplateDelegate>,
+) => string;
 
 const engine = Handlebars.create();
 for (const [name, fn] of Object.entries(helpers)) engine.registerHelper(name, fn);
@@ -177,20 +273,66 @@ const COMPILE_OPTIONS: CompileOptions = {
   noEscape: true,
   strict: false,
   knownHelpersOnly: true,
-  knownHelpers: Object.fromEntries(HELPER_NAMES.map((n) => [n, true])),
+  knownHelpers: Object.fromEntries(Object.keys(helpers).map((n) => [n, true])),
 };
 
+const helperPath = (name: string, loc: hbs.AST.SourceLocation): hbs.AST.PathExpression =>
+  ({ type: "PathExpression", data: false, depth: 0, parts: [name], original: name, loc }) as hbs.AST.PathExpression;
+
+/** `{{x}}` → `{{__markdownValue x}}`, `{{helper a b}}` → `{{__markdownValue (helper a b)}}`; `{{{x}}}` untouched. */
+function wrapMustache(node: hbs.AST.MustacheStatement): void {
+  if (!node.escaped) return;
+  const path = node.path as hbs.AST.PathExpression;
+  const callsHelper =
+    node.params.length > 0 || node.hash !== undefined || (path.type === "PathExpression" && path.original in helpers);
+  const inner: hbs.AST.Expression = callsHelper
+    ? ({
+        type: "SubExpression",
+        path: node.path,
+        params: node.params,
+        hash: node.hash,
+        loc: node.loc,
+      } as hbs.AST.SubExpression)
+    : node.path;
+  node.path = helperPath(AUTO_ESCAPE, node.loc);
+  node.params = [inner];
+  node.hash = undefined as unknown as hbs.AST.Hash;
+}
+
+type BlockNode = { type: string; program?: hbs.AST.Program; inverse?: hbs.AST.Program };
+
+function autoEscape(node: hbs.AST.Node | undefined): void {
+  if (!node) return;
+  if (node.type === "Program") (node as hbs.AST.Program).body.forEach(autoEscape);
+  else if (node.type === "MustacheStatement") wrapMustache(node as hbs.AST.MustacheStatement);
+  else if (["BlockStatement", "DecoratorBlock", "PartialBlockStatement"].includes(node.type)) {
+    autoEscape((node as BlockNode).program);
+    autoEscape((node as BlockNode).inverse);
+  }
+}
+
+/** Parses a template; for Markdown (message) templates every `{{value}}` is escaped automatically. */
+function parse(source: string, markdown: boolean): AST {
+  const ast = engine.parse(source);
+  if (markdown) autoEscape(ast);
+  return ast;
+}
+
+export interface CompileSettings {
+  /** false for topics, ignoreWhen and directWhen: plain text, not Markdown, so nothing is escaped. */
+  markdown?: boolean;
+}
+
 /** Compiles now (so syntax errors and unknown helpers throw at start-up), never again. */
-export function compileTemplate(source: string): TemplateFn {
-  const spec = engine.precompile(source, COMPILE_OPTIONS);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+export function compileTemplate(source: string, settings: CompileSettings = {}): TemplateFn {
+  const spec = engine.precompile(parse(source, settings.markdown !== false), COMPILE_OPTIONS);
   const template = engine.template(new Function(`return ${spec}`)());
   return (view, data, partials) => template(view, { data, partials, allowProtoPropertiesByDefault: false });
 }
 
-/** Partials are compiled the same way and handed to each render (they are per plugin). */
+/** Partials are compiled the same way (always Markdown) and handed to each render (they are per plugin). */
 export function compilePartial(source: string): Handlebars.TemplateDelegate {
-  const spec = engine.precompile(source, COMPILE_OPTIONS);
+  const spec = engine.precompile(parse(source, true), COMPILE_OPTIONS);
   return engine.template(new Function(`return ${spec}`)());
 }
 

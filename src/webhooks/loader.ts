@@ -6,13 +6,23 @@ import path from "node:path";
 import Ajv2020 from "ajv";
 import addFormats from "ajv-formats";
 import { globSync } from "glob";
-import { compilePartial, compileTemplate, type TemplateFn } from "./helpers";
-import { MANIFEST_SCHEMA, RESERVED_PARAMS, type Manifest } from "./manifest";
+import { compilePartial, compileTemplate, HELPER_NAMES, type TemplateFn } from "./helpers";
+import {
+  INHERITED_FIELDS,
+  MANIFEST_SCHEMA,
+  RESERVED_PARAMS,
+  type EventSpec,
+  type InheritedSpec,
+  type Manifest,
+} from "./manifest";
 import type { Integration, LoadedEvent, TransformFn } from "./registry";
+import { checkTemplatePaths, resolveRef, scopeAt, type Schema } from "./templatePaths";
 
 export class IntegrationLoadError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid integrations (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    super(
+      `Invalid integrations (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((p) => `  ${p}`).join("\n")}`,
+    );
   }
 }
 
@@ -45,6 +55,141 @@ function readJson(problems: Problems, dir: string, file: string): unknown {
   return problems.attempt(file, () => JSON.parse(fs.readFileSync(full, "utf8")), "not valid JSON: ");
 }
 
+/** `a.b.c` → ["a.b", "a"]: the families an event key belongs to, nearest first. */
+export function familiesOf(key: string): string[] {
+  const parts = key.split(".");
+  return parts.slice(1).map((_, i) => parts.slice(0, parts.length - 1 - i).join("."));
+}
+
+/**
+ * An event's spec with inherited fields filled in: its own, else the nearest declared family's
+ * (`a` for `a.b`), else the manifest's eventDefaults. `from` says where each field came from
+ * (a JSON pointer into integration.json), for error messages.
+ */
+export function effectiveSpec(
+  manifest: Manifest,
+  key: string,
+): { spec: EventSpec; from: Partial<Record<keyof EventSpec, string>> } {
+  const chain: [string, InheritedSpec][] = [
+    [`/events/${key}`, manifest.events[key] ?? {}],
+    ...familiesOf(key)
+      .filter((f) => manifest.events[f] !== undefined)
+      .map((f): [string, InheritedSpec] => [`/events/${f}`, manifest.events[f]]),
+    ["/eventDefaults", manifest.eventDefaults ?? {}],
+  ];
+  const spec: EventSpec = { ...(manifest.events[key]?.ignore ? { ignore: true } : {}) };
+  const from: Partial<Record<keyof EventSpec, string>> = {};
+  for (const field of INHERITED_FIELDS) {
+    const found = chain.find(([, s]) => s[field] !== undefined);
+    if (!found) continue;
+    (spec as Record<string, unknown>)[field] = found[1][field];
+    from[field] = `${found[0]}/${field}`;
+  }
+  return { spec, from };
+}
+
+/** The template an event renders: its (inherited) `template`, else `<key>.hbs`, else its family's `<family>.hbs`. */
+function templateFileFor(key: string, spec: EventSpec, sources: Record<string, string>): string {
+  if (spec.template !== undefined) return `${spec.template}.hbs`;
+  const candidates = [key, ...familiesOf(key)].map((k) => `${k}.hbs`);
+  return candidates.find((file) => sources[file] !== undefined) ?? `${key}.hbs`;
+}
+
+interface TemplateUse {
+  source: string;
+  /** Where a problem is reported: the template file, or integration.json plus a JSON pointer. */
+  file: string;
+  pointer?: string;
+  nodes: Schema[];
+  free: boolean;
+  frameworkNames: Set<string>;
+}
+
+/**
+ * Every template and topic/ignoreWhen/directWhen template, checked against the schema of the
+ * events that use it (root schema, plus each event's `schema`, plus the `each` items).
+ */
+function checkTemplatesAgainstSchema(
+  manifest: Manifest,
+  events: Map<string, LoadedEvent>,
+  root: Schema,
+  sources: Record<string, string>,
+  schemaFile: string,
+): { file: string; what: string }[] {
+  const transformOutputs = manifest.transformOutputs ?? [];
+  const out: { file: string; what: string }[] = [];
+  const uses = new Map<string, TemplateUse>();
+  const use = (key: string, base: Omit<TemplateUse, "nodes" | "free" | "frameworkNames">, scope: TemplateUse) => {
+    const known = uses.get(key) ?? { ...base, nodes: [], free: false, frameworkNames: new Set<string>() };
+    known.nodes.push(...scope.nodes);
+    known.free ||= scope.free;
+    for (const n of scope.frameworkNames) known.frameworkNames.add(n);
+    uses.set(key, known);
+  };
+  for (const [key, event] of events) {
+    const { spec } = event;
+    if (spec.ignore) continue;
+    const { from } = effectiveSpec(manifest, key);
+    const own = spec.schema ? resolveRef(root, spec.schema) : undefined;
+    const scope: TemplateUse = {
+      source: "",
+      file: "",
+      nodes: own === undefined ? [root] : [root, own],
+      free: false,
+      frameworkNames: new Set(),
+    };
+    if (spec.each) {
+      const dotted = spec.each.startsWith("/") ? spec.each.slice(1).split("/").join(".") : spec.each;
+      scope.frameworkNames.add("item");
+      if (transformOutputs.includes(dotted.split(".")[0])) scope.free = true;
+      else {
+        const items = scopeAt(root, scope.nodes, dotted);
+        if (items === undefined)
+          out.push({
+            file: "integration.json",
+            what: `/events/${key}/each: '${spec.each}' is not declared in ${schemaFile} (or list it in transformOutputs)`,
+          });
+        if (items === "free" || items === undefined) scope.free = true;
+        else scope.nodes.push(...items);
+      }
+    }
+    const file = templateFileFor(key, spec, sources);
+    if (sources[file] !== undefined) use(`file:${file}`, { source: sources[file], file: `templates/${file}` }, scope);
+    const topic = spec.topic ?? manifest.defaultTopic;
+    const topicPointer = from.topic ?? "/defaultTopic";
+    use(`inline:${topicPointer}`, { source: topic, file: "integration.json", pointer: topicPointer }, scope);
+    for (const field of ["ignoreWhen", "directWhen"] as const) {
+      const source = spec[field];
+      if (typeof source === "string")
+        use(`inline:${from[field]}`, { source, file: "integration.json", pointer: from[field] }, scope);
+    }
+  }
+  const helpers = new Set([...HELPER_NAMES, "if", "unless", "each", "with", "lookup", "log"]);
+  for (const u of uses.values()) {
+    if (u.free) continue;
+    let found: ReturnType<typeof checkTemplatePaths>;
+    try {
+      found = checkTemplatePaths(u.source, {
+        root,
+        nodes: u.nodes,
+        helpers,
+        transformOutputs,
+        frameworkNames: [...u.frameworkNames],
+      });
+    } catch {
+      continue; // a template that does not parse is already reported by the compiler
+    }
+    for (const p of found)
+      out.push({
+        file: u.file,
+        what:
+          `${u.pointer ? `${u.pointer}: ` : ""}line ${p.line}: '${p.path}' is not declared in ${schemaFile} ` +
+          "(declare it as an optional property, or list the transform's output in transformOutputs)",
+      });
+  }
+  return out;
+}
+
 function loadOne(dir: string, label: string, repoRoot: string): { integration?: Integration; problems: string[] } {
   const problems = new Problems(label);
   const folder = path.basename(dir);
@@ -54,20 +199,30 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     for (const e of validateManifest.errors ?? []) {
       if (e.keyword === "oneOf" || e.keyword === "if") continue;
       const where = e.instancePath || "/";
-      const text = e.keyword === "additionalProperties" ? `unknown field '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.message;
+      const text =
+        e.keyword === "additionalProperties"
+          ? `unknown field '${(e.params as { additionalProperty: string }).additionalProperty}'`
+          : e.message;
       problems.add("integration.json", `${where}: ${text}`);
     }
     return { problems: problems.lines };
   }
-  if (manifest.name !== folder) problems.add("integration.json", `/name: '${manifest.name}' must equal the folder name '${folder}'`);
+  if (manifest.name !== folder)
+    problems.add("integration.json", `/name: '${manifest.name}' must equal the folder name '${folder}'`);
 
   const docs = manifest.docs ?? "doc.md";
-  if (!fs.existsSync(path.join(dir, docs))) problems.add(docs, "file not found (every integration needs a doc page for bot owners)");
+  if (!fs.existsSync(path.join(dir, docs)))
+    problems.add(docs, "file not found (every integration needs a doc page for bot owners)");
 
   const optionKeys = (manifest.urlOptions ?? []).map((o) => o.key);
-  for (const key of optionKeys.filter((k) => RESERVED_PARAMS.includes(k))) problems.add("integration.json", `/urlOptions: '${key}' is a framework parameter`);
-  const usesBranches = manifest.branchPath !== undefined || Object.values(manifest.events).some((e) => typeof e.branchPath === "string");
-  if (usesBranches && !optionKeys.includes("branches")) problems.add("integration.json", "/urlOptions: branchPath is set, so document a 'branches' URL option");
+  for (const key of optionKeys.filter((k) => RESERVED_PARAMS.includes(k)))
+    problems.add("integration.json", `/urlOptions: '${key}' is a framework parameter`);
+  const usesBranches =
+    manifest.branchPath !== undefined ||
+    typeof manifest.eventDefaults?.branchPath === "string" ||
+    Object.values(manifest.events).some((e) => typeof e.branchPath === "string");
+  if (usesBranches && !optionKeys.includes("branches"))
+    problems.add("integration.json", "/urlOptions: branchPath is set, so document a 'branches' URL option");
 
   // Payload schema: the root schema always applies; an event may add "#/..." from the same file.
   const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -75,7 +230,9 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const schemaFile = manifest.schema ?? "schema.json";
   const rawSchema = readJson(problems, dir, schemaFile) as Record<string, unknown> | undefined;
   const schemaId = `switchboard:${manifest.name}/${schemaFile}`;
-  const validate = rawSchema ? problems.attempt(schemaFile, () => ajv.compile({ ...rawSchema, $id: schemaId }), "schema does not compile: ") : undefined;
+  const validate = rawSchema
+    ? problems.attempt(schemaFile, () => ajv.compile({ ...rawSchema, $id: schemaId }), "schema does not compile: ")
+    : undefined;
 
   // Templates and partials.
   const templatesDir = path.join(dir, "templates");
@@ -83,50 +240,90 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const partials: Integration["partials"] = {};
   const sources: Record<string, string> = {};
   // One trailing newline is the file's, not the template's (keeps partials inline-friendly).
-  for (const file of templateFiles) sources[file] = fs.readFileSync(path.join(templatesDir, file), "utf8").replace(/\r?\n$/, "");
+  for (const file of templateFiles)
+    sources[file] = fs.readFileSync(path.join(templatesDir, file), "utf8").replace(/\r?\n$/, "");
   for (const file of templateFiles.filter((f) => f.startsWith("_"))) {
     const compiled = problems.attempt(`templates/${file}`, () => compilePartial(sources[file]));
     if (compiled) partials[file.slice(1, -4)] = compiled;
   }
-  const inline = (where: string, source: string | undefined): TemplateFn | undefined =>
-    source === undefined ? undefined : problems.attempt("integration.json", () => compileTemplate(source), `${where}: `);
+  // Topic, ignoreWhen and directWhen are plain text (not Markdown): compiled without escaping,
+  // once per distinct source (families and eventDefaults share them across many events).
+  const inlineCache = new Map<string, TemplateFn | undefined>();
+  const inline = (where: string, source: string | null | undefined): TemplateFn | undefined => {
+    if (source === undefined || source === null) return undefined;
+    if (!inlineCache.has(source))
+      inlineCache.set(
+        source,
+        problems.attempt("integration.json", () => compileTemplate(source, { markdown: false }), `${where}: `),
+      );
+    return inlineCache.get(source);
+  };
+  const templateCache = new Map<string, TemplateFn | undefined>();
+  const messageTemplate = (file: string): TemplateFn | undefined => {
+    if (!templateCache.has(file))
+      templateCache.set(
+        file,
+        problems.attempt(`templates/${file}`, () => compileTemplate(sources[file])),
+      );
+    return templateCache.get(file);
+  };
 
   const referenced = new Set<string>();
   const events = new Map<string, LoadedEvent>();
-  for (const [key, spec] of Object.entries(manifest.events)) {
+  for (const key of Object.keys(manifest.events)) {
+    const { spec, from } = effectiveSpec(manifest, key);
     const event: LoadedEvent = { key, spec };
     if (!spec.ignore) {
-      const file = `${spec.template ?? key}.hbs`;
+      const file = templateFileFor(key, spec, sources);
       referenced.add(file);
-      if (sources[file] === undefined) problems.add("integration.json", `/events/${key}: template templates/${file} not found`);
-      else event.template = problems.attempt(`templates/${file}`, () => compileTemplate(sources[file]));
+      if (sources[file] === undefined)
+        problems.add("integration.json", `/events/${key}: template templates/${file} not found`);
+      else event.template = messageTemplate(file);
     }
-    event.topic = inline(`/events/${key}/topic`, spec.topic);
-    event.ignoreWhen = inline(`/events/${key}/ignoreWhen`, spec.ignoreWhen);
+    event.topic = inline(from.topic ?? "", spec.topic);
+    event.ignoreWhen = inline(from.ignoreWhen ?? "", spec.ignoreWhen);
+    event.directWhen = inline(from.directWhen ?? "", spec.directWhen);
     if (spec.schema && rawSchema) {
-      event.validate = problems.attempt(schemaFile, () => ajv.compile({ $ref: `${schemaId}${spec.schema}` }), `/events/${key}/schema ${spec.schema}: `);
+      event.validate = problems.attempt(
+        schemaFile,
+        () => ajv.compile({ $ref: `${schemaId}${spec.schema}` }),
+        `${from.schema} ${spec.schema}: `,
+      );
     }
     events.set(key, event);
   }
+  if (rawSchema && validate)
+    for (const line of checkTemplatesAgainstSchema(manifest, events, rawSchema, sources, schemaFile))
+      problems.add(line.file, line.what);
   for (const file of templateFiles) {
-    if (!file.startsWith("_") && !referenced.has(file)) problems.add(`templates/${file}`, "not used by any event in integration.json (remove it or add the event)");
+    if (!file.startsWith("_") && !referenced.has(file))
+      problems.add(`templates/${file}`, "not used by any event in integration.json (remove it or add the event)");
   }
   // Partials named in templates must exist (a missing one would otherwise fail at render time).
   for (const [file, source] of Object.entries(sources)) {
     for (const m of source.matchAll(/\{\{~?#?>\s*([A-Za-z0-9_-]+)/g)) {
-      if (!partials[m[1]]) problems.add(`templates/${file}`, `uses partial '${m[1]}' but templates/_${m[1]}.hbs does not exist`);
+      if (!partials[m[1]])
+        problems.add(`templates/${file}`, `uses partial '${m[1]}' but templates/_${m[1]}.hbs does not exist`);
     }
   }
   const defaultTopic = inline("/defaultTopic", manifest.defaultTopic);
+  if (manifest.formField !== undefined && manifest.contentType !== "form-json")
+    problems.add("integration.json", '/formField: only used with "contentType": "form-json"');
 
   let transform: TransformFn | undefined;
   if (manifest.transform) {
     const file = path.join(dir, manifest.transform);
     if (!fs.existsSync(file)) problems.add(manifest.transform, "file not found");
     else {
-      const mod = problems.attempt(manifest.transform, () => require(file) as { default?: unknown; transform?: unknown }, "cannot be loaded: ");
+      const mod = problems.attempt(
+        manifest.transform,
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- plugins are found at start-up, by path
+        () => require(file) as { default?: unknown; transform?: unknown },
+        "cannot be loaded: ",
+      );
       const fn = mod?.default ?? mod?.transform;
-      if (mod && typeof fn !== "function") problems.add(manifest.transform, "must export a function (default export or `transform`)");
+      if (mod && typeof fn !== "function")
+        problems.add(manifest.transform, "must export a function (default export or `transform`)");
       else transform = fn as TransformFn | undefined;
     }
   }
@@ -150,7 +347,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
 
 /** Loads every plugin folder; throws IntegrationLoadError listing every problem found. */
 export function loadIntegrations(integrationsDir: string, repoRoot = path.dirname(integrationsDir)): Integration[] {
-  if (!fs.existsSync(integrationsDir)) throw new IntegrationLoadError([`${integrationsDir}: integrations directory not found`]);
+  if (!fs.existsSync(integrationsDir))
+    throw new IntegrationLoadError([`${integrationsDir}: integrations directory not found`]);
   const folders = globSync("*/", { cwd: integrationsDir })
     .map((f) => f.replace(/[\\/]$/, ""))
     .filter((f) => !f.startsWith(".") && !f.startsWith("_") && fs.statSync(path.join(integrationsDir, f)).isDirectory())

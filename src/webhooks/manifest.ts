@@ -1,27 +1,54 @@
 // The plugin manifest (integrations/<name>/integration.json): its TypeScript shape and the JSON
 // Schema every manifest is validated against at start-up. This file is the contract for plugin authors.
 
+/** Payload/header value (as a string: numbers in decimal, true/false, null → "null") → event name. */
+export type EventMap = Record<string, string>;
+
 export type EventSource =
-  | { header: string; actionField?: string }
-  | { field: string; default?: string; actionField?: string }
+  | { header: string; actionField?: string; map?: EventMap; /** event when the header is absent */ default?: string }
+  | { field: string; default?: string; actionField?: string; map?: EventMap }
   | { fixed: string; actionField?: string };
 
-export interface EventSpec {
+/** Fields an event inherits from its family (`a` for `a.b`) and from the manifest's eventDefaults. */
+export interface InheritedSpec {
   /** Template name under templates/ (without .hbs); defaults to the event key. */
   template?: string;
   /** Topic template for this event; defaults to the manifest's defaultTopic. */
   topic?: string;
-  /** Known event that is deliberately dropped (success, no message). */
-  ignore?: boolean;
-  /** Template that, when it renders to non-blank text, drops this delivery (success, no message). */
-  ignoreWhen?: string;
+  /** Template: non-blank output drops this delivery (success, no message). null: none (cancels an inherited one). */
+  ignoreWhen?: string | null;
   /** JSON pointer into schema.json (e.g. "#/$defs/push") checked in addition to the root schema. */
   schema?: string;
   /** Path to an array in the view: one message per element (element fields merged over the view). */
   each?: string;
   /** Path to the git ref used by the `branches` URL option; overrides the manifest's branchPath (null disables). */
   branchPath?: string | null;
+  /** Always deliver as a direct message to the bot's owner instead of the channel. */
+  direct?: boolean;
+  /** Template: when it renders non-blank text, this delivery is a direct message to the bot's owner. */
+  directWhen?: string | null;
 }
+
+export const INHERITED_FIELDS = [
+  "template",
+  "topic",
+  "ignoreWhen",
+  "schema",
+  "each",
+  "branchPath",
+  "direct",
+  "directWhen",
+] as const satisfies readonly (keyof InheritedSpec)[];
+
+export interface EventSpec extends InheritedSpec {
+  /** Known event that is deliberately dropped (success, no message). Not inherited. */
+  ignore?: boolean;
+}
+
+/** Where a delivery's unique id is (for de-duplication): a header or a payload path. */
+export type DeliveryIdSource = { header: string } | { field: string };
+
+export type ContentType = "json" | "form" | "form-json" | "xml" | "query";
 
 export interface SignatureSpec {
   header: string;
@@ -44,14 +71,25 @@ export interface Manifest {
   eventSource: EventSource;
   defaultTopic: string;
   events: Record<string, EventSpec>;
+  /** Applies to every event (below the event's own fields and its family's). */
+  eventDefaults?: InheritedSpec;
   unknownEvents?: "error" | "ignore";
   schema?: string;
-  contentType?: "json" | "form" | "form-json";
+  contentType?: ContentType;
+  /** The form field holding the JSON for contentType "form-json" (default "payload"). */
+  formField?: string;
+  /** HEAD and GET on the webhook URL answer 200 (services that check the URL before saving it). */
+  setupProbe?: boolean;
+  deliveryId?: DeliveryIdSource;
+  /** View names the transform adds: template paths starting with them are not checked against the schema. */
+  transformOutputs?: string[];
   signature?: SignatureSpec;
   urlOptions?: UrlOption[];
   branchPath?: string;
   transform?: string;
   docs?: string;
+  /** A body that is a JSON array becomes `{ <wrapArray>: [...] }` (for services that post bare arrays). */
+  wrapArray?: string;
 }
 
 export const CATEGORIES = [
@@ -77,7 +115,27 @@ export const CATEGORIES = [
 export const RESERVED_PARAMS = ["api_key", "stream", "topic", "only_events", "exclude_events"];
 
 const nonEmpty = { type: "string", minLength: 1 } as const;
-const actionField = { type: "string", minLength: 1, description: "payload path whose value is appended as `.action`" } as const;
+const eventMap = {
+  type: "object",
+  minProperties: 1,
+  additionalProperties: { type: "string", minLength: 1 },
+  description: "value (as a string) → event name",
+} as const;
+const inheritedProperties = {
+  template: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" },
+  topic: nonEmpty,
+  ignoreWhen: { type: ["string", "null"], minLength: 1 },
+  schema: { type: "string", pattern: "^#/" },
+  each: nonEmpty,
+  branchPath: { type: ["string", "null"], minLength: 1 },
+  direct: { type: "boolean" },
+  directWhen: { type: ["string", "null"], minLength: 1 },
+} as const;
+const actionField = {
+  type: "string",
+  minLength: 1,
+  description: "payload path whose value is appended as `.action`",
+} as const;
 
 export const MANIFEST_SCHEMA = {
   $id: "switchboard:integration-manifest",
@@ -92,9 +150,29 @@ export const MANIFEST_SCHEMA = {
     categories: { type: "array", minItems: 1, uniqueItems: true, items: { enum: CATEGORIES } },
     eventSource: {
       oneOf: [
-        { type: "object", additionalProperties: false, required: ["header"], properties: { header: { type: "string", pattern: "^[A-Za-z0-9-]+$" }, actionField } },
-        { type: "object", additionalProperties: false, required: ["field"], properties: { field: nonEmpty, default: nonEmpty, actionField } },
-        { type: "object", additionalProperties: false, required: ["fixed"], properties: { fixed: nonEmpty, actionField } },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["header"],
+          properties: {
+            header: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
+            actionField,
+            map: eventMap,
+            default: { type: "string", minLength: 1 },
+          },
+        },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["field"],
+          properties: { field: nonEmpty, default: nonEmpty, actionField, map: eventMap },
+        },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["fixed"],
+          properties: { fixed: nonEmpty, actionField },
+        },
       ],
     },
     defaultTopic: nonEmpty,
@@ -105,25 +183,41 @@ export const MANIFEST_SCHEMA = {
       additionalProperties: {
         type: "object",
         additionalProperties: false,
-        properties: {
-          template: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" },
-          topic: nonEmpty,
-          ignore: { type: "boolean" },
-          ignoreWhen: nonEmpty,
-          schema: { type: "string", pattern: "^#/" },
-          each: nonEmpty,
-          branchPath: { type: ["string", "null"], minLength: 1 },
-        },
+        properties: { ...inheritedProperties, ignore: { type: "boolean" } },
       },
     },
+    eventDefaults: { type: "object", additionalProperties: false, properties: inheritedProperties },
     unknownEvents: { enum: ["error", "ignore"] },
     schema: nonEmpty,
-    contentType: { enum: ["json", "form", "form-json"] },
+    contentType: { enum: ["json", "form", "form-json", "xml", "query"] },
+    formField: { type: "string", pattern: "^[A-Za-z0-9_.\\[\\]-]+$" },
+    setupProbe: { type: "boolean" },
+    deliveryId: {
+      oneOf: [
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["header"],
+          properties: { header: { type: "string", pattern: "^[A-Za-z0-9-]+$" } },
+        },
+        { type: "object", additionalProperties: false, required: ["field"], properties: { field: nonEmpty } },
+      ],
+    },
+    wrapArray: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    transformOutputs: {
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$" },
+    },
     signature: {
       type: "object",
       additionalProperties: false,
       required: ["header", "algorithm"],
-      properties: { header: { type: "string", pattern: "^[A-Za-z0-9-]+$" }, algorithm: { enum: ["sha256", "sha1"] }, prefix: { type: "string" } },
+      properties: {
+        header: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
+        algorithm: { enum: ["sha256", "sha1"] },
+        prefix: { type: "string" },
+      },
     },
     urlOptions: {
       type: "array",
@@ -131,7 +225,11 @@ export const MANIFEST_SCHEMA = {
         type: "object",
         additionalProperties: false,
         required: ["key", "description"],
-        properties: { key: { type: "string", pattern: "^[a-z][a-z0-9_]*$" }, description: nonEmpty, default: { type: "string" } },
+        properties: {
+          key: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
+          description: nonEmpty,
+          default: { type: "string" },
+        },
       },
     },
     branchPath: nonEmpty,

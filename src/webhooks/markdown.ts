@@ -1,16 +1,78 @@
 // Markdown-safe text for webhook messages: escaping values, and cutting messages and topics
 // to the server's limits without leaving a code fence open.
-import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from "../services/messages";
+import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from "../limits";
 
-const INLINE_SPECIAL = /[\\`*_~[\]<>|$]/g;
+// `_` only matters at a word edge (intraword underscores never start emphasis), so `:cross_mark:`
+// and `story_update` stay readable in the raw Markdown; `$` only in `$$` runs (math), so "$5.00"
+// does; `>` only at a line start (a quote), since `<` is what opens HTML and autolinks.
+const INLINE_SPECIAL = /[\\`*~[\]<|]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|\$(?=\$)|(?<=\$)\$/gu;
 
-/** Backslash-escapes characters that would start Markdown formatting (and block markers at line start). */
+/**
+ * Backslash-escapes characters that would start Markdown formatting (and block markers at line
+ * start: headings, list items, setext underlines / rules). The result is plain text in any
+ * CommonMark or Zulip renderer: no links, mentions (`@**all**`), emphasis, code, quotes or HTML.
+ */
 export function escapeMarkdown(text: string): string {
   return text
     .replace(INLINE_SPECIAL, "\\$&")
+    .replace(/^(\s*)>/gm, "$1\\>")
     .replace(/^(\s*)(#{1,6}|[+-]|\d+[.)])(?=\s|$)/gm, (_m, space: string, marker: string) =>
       /^\d/.test(marker) ? `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}` : `${space}\\${marker}`,
-    );
+    )
+    .replace(/^(\s*)([=-])(?=\2*\s*$)/gm, "$1\\$2");
+}
+
+const MENTION_START = /([@#])(_?)(\*{1,2})/g;
+const UNSAFE_LINK = /\]\(\s*<?\s*(?!https?:|mailto:|#|\/)([a-z][a-z0-9+.-]*:)/gi;
+const FENCE_LINE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/** Outside code: mentions (`@**all**`, `@*group*`, `@_**x**`), channel links and non-http(s) links neutralised. */
+function neutraliseText(text: string): string {
+  return text
+    .replace(
+      MENTION_START,
+      (_m, sigil: string, silent: string, stars: string) =>
+        `${sigil}${silent ? "\\_" : ""}${stars.replace(/\*/g, "\\*")}`,
+    )
+    .replace(UNSAFE_LINK, "]\\($1");
+}
+
+/** Splits a line into text and inline-code parts (a backtick run is closed by a run of the same length). */
+function neutraliseLine(line: string): string {
+  let out = "";
+  let rest = line;
+  for (;;) {
+    const open = /`+/.exec(rest);
+    if (!open) return out + neutraliseText(rest);
+    const close = rest.indexOf(open[0], open.index + open[0].length);
+    const closeIsExact = close >= 0 && rest[close + open[0].length] !== "`";
+    if (!closeIsExact) return out + neutraliseText(rest);
+    out += neutraliseText(rest.slice(0, open.index)) + rest.slice(open.index, close + open[0].length);
+    rest = rest.slice(close + open[0].length);
+  }
+}
+
+/**
+ * A payload's own Markdown (an issue body, a comment) kept as Markdown, but unable to notify
+ * anyone or link to a channel or a non-http(s) URL. Code spans and fenced blocks are left as written.
+ */
+export function neutraliseMarkdown(text: string): string {
+  let fence: string | undefined;
+  return text
+    .split("\n")
+    .map((line) => {
+      const m = FENCE_LINE.exec(line);
+      if (fence !== undefined) {
+        if (m && m[1][0] === fence[0] && m[1].length >= fence.length && line.trim() === m[1]) fence = undefined;
+        return line;
+      }
+      if (m) {
+        fence = m[1];
+        return line;
+      }
+      return neutraliseLine(line);
+    })
+    .join("\n");
 }
 
 /** Link text may contain anything but unbalanced brackets; escape those and formatting. */
@@ -20,7 +82,12 @@ export function escapeLinkText(text: string): string {
 
 /** Characters that would end a Markdown link destination early. */
 export function escapeUrl(url: string): string {
-  return url.replace(/[ ()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return url.replace(/[\s()<>]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)));
+}
+
+/** Only http(s) URLs become links; anything else (javascript:, data:, relative paths) stays text. */
+export function isHttpUrl(url: string): boolean {
+  return /^https?:\/\/[^\s/?#]+/i.test(url.trim());
 }
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;

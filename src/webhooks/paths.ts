@@ -3,7 +3,10 @@
 
 export function readPath(value: unknown, path: string): unknown {
   const parts = path.startsWith("/")
-    ? path.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    ? path
+        .slice(1)
+        .split("/")
+        .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
     : path.split(".");
   let current: unknown = value;
   for (const part of parts) {
@@ -17,5 +20,11 @@ export function readPath(value: unknown, path: string): unknown {
 /** The same path as a JSON pointer, for error messages. */
 export function asPointer(path: string): string {
   if (path.startsWith("/")) return path;
-  return "/" + path.split(".").map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+  return (
+    "/" +
+    path
+      .split(".")
+      .map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1"))
+      .join("/")
+  );
 }

@@ -3,10 +3,17 @@
 // Order: signature → body → event → filters → schema → branches → transform → render.
 import type { ErrorObject } from "ajv";
 import { ApiError } from "../errors";
-import { isBranchFilteredOut, isFilteredOut, findEvent, parsePatternList, resolveEvent, type ResolvedEvent } from "./events";
+import {
+  isBranchFilteredOut,
+  isFilteredOut,
+  findEvent,
+  parsePatternList,
+  resolveEvent,
+  type ResolvedEvent,
+} from "./events";
 import { parseWebhookBody } from "./body";
-import { limitMarkdown, limitTopic } from "./markdown";
 import { readPath } from "./paths";
+import type { TemplateFn } from "./helpers";
 import type { Integration, LoadedEvent } from "./registry";
 import { verifySignature } from "./signature";
 
@@ -15,18 +22,40 @@ export interface WebhookRequest {
   headers: Record<string, string | undefined>;
   query: Record<string, string>;
   body: Buffer;
-  /** The bot's webhook secret, when one is set; only used if the manifest declares a signature. */
+  /** The bot's webhook secret, when one is set: deliveries must then carry the manifest's signature. */
   secret?: string | null;
+  /** The organization's template overrides for this integration, by event key. */
+  overrides?: ReadonlyMap<string, EventOverride>;
+}
+
+/** An organization's replacement for an event's message and/or topic template (compiled like the plugin's). */
+export interface EventOverride {
+  template?: TemplateFn;
+  topic?: TemplateFn;
 }
 
 export interface RenderedMessage {
   topic: string;
   content: string;
+  /** A direct message to the bot's owner instead of the channel (event `direct` / `directWhen`). */
+  direct?: boolean;
 }
 
 export type Outcome =
-  | { kind: "messages"; event: ResolvedEvent; eventKey: string; messages: RenderedMessage[] }
-  | { kind: "ignored"; event?: ResolvedEvent; eventKey?: string; reason: "event ignored" | "filtered" | "branch filtered" | "ignoreWhen" | "empty" }
+  | {
+      kind: "messages";
+      event: ResolvedEvent;
+      eventKey: string;
+      messages: RenderedMessage[];
+      /** The sender's unique delivery id, when the manifest declares where it is. */
+      deliveryId?: string;
+    }
+  | {
+      kind: "ignored";
+      event?: ResolvedEvent;
+      eventKey?: string;
+      reason: "event ignored" | "filtered" | "branch filtered" | "ignoreWhen" | "empty";
+    }
   | { kind: "unsupported"; event: ResolvedEvent };
 
 function describeSchemaError(e: ErrorObject): { pointer: string; text: string } {
@@ -45,30 +74,76 @@ function checkSchema(integration: Integration, event: LoadedEvent | undefined, p
   if (errors.length === 0) return;
   const described = errors.filter((e) => e.keyword !== "if").map(describeSchemaError);
   const unique = [...new Map(described.map((d) => [d.text, d])).values()].slice(0, 3);
-  throw new ApiError("INVALID_PAYLOAD", `Invalid ${integration.manifest.displayName} payload: ${unique.map((d) => d.text).join("; ")}`, {
-    pointers: unique.map((d) => d.pointer),
-  });
+  throw new ApiError(
+    "INVALID_PAYLOAD",
+    `Invalid ${integration.manifest.displayName} payload: ${unique.map((d) => d.text).join("; ")}`,
+    {
+      pointers: unique.map((d) => d.pointer),
+    },
+  );
 }
 
-export function urlOptionValues(integration: Integration, query: Record<string, string>): Record<string, string | undefined> {
+export function urlOptionValues(
+  integration: Integration,
+  query: Record<string, string>,
+): Record<string, string | undefined> {
   const values: Record<string, string | undefined> = {};
   for (const option of integration.manifest.urlOptions ?? []) values[option.key] = query[option.key] ?? option.default;
   return values;
 }
 
+function readDeliveryId(
+  manifest: Integration["manifest"],
+  headers: WebhookRequest["headers"],
+  payload: unknown,
+): string | undefined {
+  const source = manifest.deliveryId;
+  if (!source) return undefined;
+  const value = "header" in source ? headers[source.header.toLowerCase()] : readPath(payload, source.field);
+  const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
+  return text === "" ? undefined : text.slice(0, 200);
+}
+
 export function runPipeline(integration: Integration, request: WebhookRequest): Outcome {
   const { manifest } = integration;
-  if (manifest.signature && request.secret) {
-    verifySignature(manifest.signature, request.secret, request.body, request.headers[manifest.signature.header.toLowerCase()]);
+  // A bot with a secret accepts only deliveries that prove they know it: an integration whose
+  // service cannot sign is refused rather than silently unprotected (use another bot for it).
+  if (request.secret && !manifest.signature) {
+    throw new ApiError(
+      "INVALID_SIGNATURE",
+      `This bot has a webhook secret, but ${manifest.displayName} deliveries cannot be signed: ` +
+        "use a bot without a secret for this integration",
+      { integration: integration.name },
+    );
   }
-  const payload = parseWebhookBody(manifest, request.body, request.headers["content-type"] ?? "");
+  if (manifest.signature && request.secret) {
+    verifySignature(
+      manifest.signature,
+      request.secret,
+      request.body,
+      request.headers[manifest.signature.header.toLowerCase()],
+    );
+  }
+  const parsed = parseWebhookBody(manifest, request.body, request.headers["content-type"] ?? "", request.query);
+  // Services that post a bare JSON array (updown.io) declare the field it is read into.
+  const payload = Array.isArray(parsed) && manifest.wrapArray ? { [manifest.wrapArray]: parsed } : parsed;
   if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
-    throw new ApiError("INVALID_PAYLOAD", `Invalid ${manifest.displayName} payload: / must be a JSON object`, { pointers: ["/"] });
+    throw new ApiError("INVALID_PAYLOAD", `Invalid ${manifest.displayName} payload: / must be a JSON object`, {
+      pointers: ["/"],
+    });
   }
   const resolved = resolveEvent(manifest.eventSource, request.headers, payload, manifest.displayName);
   const event = findEvent(integration, resolved);
-  if (!event) return manifest.unknownEvents === "ignore" ? { kind: "ignored", event: resolved, reason: "event ignored" } : { kind: "unsupported", event: resolved };
-  const ignored = (reason: Extract<Outcome, { kind: "ignored" }>["reason"]): Outcome => ({ kind: "ignored", event: resolved, eventKey: event.key, reason });
+  if (!event)
+    return manifest.unknownEvents === "ignore"
+      ? { kind: "ignored", event: resolved, reason: "event ignored" }
+      : { kind: "unsupported", event: resolved };
+  const ignored = (reason: Extract<Outcome, { kind: "ignored" }>["reason"]): Outcome => ({
+    kind: "ignored",
+    event: resolved,
+    eventKey: event.key,
+    reason,
+  });
   if (event.spec.ignore) return ignored("event ignored");
 
   const only = parsePatternList("only_events", request.query.only_events);
@@ -78,7 +153,10 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
   checkSchema(integration, event, payload);
 
   const branchPath = event.spec.branchPath === undefined ? manifest.branchPath : event.spec.branchPath;
-  if (branchPath && isBranchFilteredOut(readPath(payload, branchPath), parsePatternList("branches", request.query.branches))) {
+  if (
+    branchPath &&
+    isBranchFilteredOut(readPath(payload, branchPath), parsePatternList("branches", request.query.branches))
+  ) {
     return ignored("branch filtered");
   }
 
@@ -96,17 +174,28 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     topicOverridden: topicOverride !== undefined,
   };
   const render = (fn: typeof event.template, v: unknown) => (fn ? fn(v, data, integration.partials) : "");
+  const isDirect = (v: unknown) =>
+    event.spec.direct === true || (event.directWhen !== undefined && render(event.directWhen, v).trim() !== "");
   if (event.ignoreWhen && render(event.ignoreWhen, view).trim() !== "") return ignored("ignoreWhen");
 
+  const override = request.overrides?.get(event.key);
+  const messageTemplate = override?.template ?? event.template;
+  const topicTemplate = override?.topic ?? event.topic ?? integration.defaultTopic;
   const items = event.spec.each ? readPath(view, event.spec.each) : [view];
-  const views = Array.isArray(items) ? items.map((item) => (item && typeof item === "object" ? { ...view, ...item, item } : { ...view, item })) : [];
+  const views = Array.isArray(items)
+    ? items.map((item) => (item && typeof item === "object" ? { ...view, ...item, item } : { ...view, item }))
+    : [];
   const messages: RenderedMessage[] = [];
   for (const v of views) {
-    const content = limitMarkdown(render(event.template, v).replace(/\s+$/, "").replace(/^\s*\n/, ""));
+    const content = render(messageTemplate, v)
+      .replace(/\s+$/, "")
+      .replace(/^\s*\n/, "");
     if (content.trim() === "") continue;
-    const topic = topicOverride ?? limitTopic(render(event.topic ?? integration.defaultTopic, v));
-    messages.push({ topic: limitTopic(topic), content });
+    // Length limits are applied where messages are stored (services/webhooks), not here.
+    const topic = topicOverride ?? render(topicTemplate, v);
+    messages.push({ topic, content, ...(isDirect(v) ? { direct: true } : {}) });
   }
   if (messages.length === 0) return ignored("empty");
-  return { kind: "messages", event: resolved, eventKey: event.key, messages };
+  const deliveryId = readDeliveryId(manifest, request.headers, payload);
+  return { kind: "messages", event: resolved, eventKey: event.key, messages, ...(deliveryId ? { deliveryId } : {}) };
 }

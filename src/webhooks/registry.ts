@@ -11,15 +11,21 @@ export interface TransformContext {
   options: Record<string, string | undefined>;
 }
 
-/** Optional pure per-plugin computation: payload → extra view fields for the templates. */
+/**
+ * Optional pure per-plugin computation: payload → extra view fields for the templates. The payload
+ * has passed the plugin's schema, so each transform declares its own payload type.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TransformFn = (payload: any, context: TransformContext) => Record<string, unknown>;
 
 export interface LoadedEvent {
   key: string;
+  /** The effective spec: the event's own fields plus those inherited from its family and eventDefaults. */
   spec: EventSpec;
   template?: TemplateFn;
   topic?: TemplateFn;
   ignoreWhen?: TemplateFn;
+  directWhen?: TemplateFn;
   validate?: ValidateFunction;
 }
 

@@ -15,6 +15,12 @@ export function verifySignature(spec: SignatureSpec, secret: string, body: Buffe
   const expected = Buffer.from(expectedSignature(spec, secret, body), "utf8");
   const given = Buffer.from(received.trim().toLowerCase(), "utf8");
   // timingSafeEqual needs equal lengths; compare against itself to keep the timing uniform.
-  const same = given.length === expected.length ? crypto.timingSafeEqual(given, expected) : !crypto.timingSafeEqual(expected, expected);
-  if (!same) throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' signature does not match the request body`, { header: spec.header });
+  const same =
+    given.length === expected.length
+      ? crypto.timingSafeEqual(given, expected)
+      : !crypto.timingSafeEqual(expected, expected);
+  if (!same)
+    throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' signature does not match the request body`, {
+      header: spec.header,
+    });
 }

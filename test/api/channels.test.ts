@@ -38,7 +38,11 @@ describe("GET /streams", () => {
     const admin = server.as(server.users.admin);
     expect(names(await admin.get("/streams"))).toEqual(["general"]);
     expect(names(await admin.get("/streams", { include_all: true }))).toEqual(["general", "secret"]);
-    expect(names(await admin.get("/streams", { include_all: true, exclude_archived: false }))).toEqual(["general", "old", "secret"]);
+    expect(names(await admin.get("/streams", { include_all: true, exclude_archived: false }))).toEqual([
+      "general",
+      "old",
+      "secret",
+    ]);
   });
 
   it("lists the private channels a user is subscribed to", async () => {
@@ -57,9 +61,18 @@ describe("GET /streams/{id} and GET /get_stream_id", () => {
   });
 
   it("treats a private channel the user is not in as unknown", async () => {
-    expectError(await server.as(server.users.member).get(`/streams/${secretId}`), 400, "BAD_REQUEST", "Invalid channel ID");
+    expectError(
+      await server.as(server.users.member).get(`/streams/${secretId}`),
+      400,
+      "BAD_REQUEST",
+      "Invalid channel ID",
+    );
     const res = await server.as(server.users.member).get("/get_stream_id", { stream: "secret" });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ result: "error", code: "STREAM_DOES_NOT_EXIST", msg: "Channel 'secret' does not exist" });
+    expect(res.body).toMatchObject({
+      result: "error",
+      code: "STREAM_DOES_NOT_EXIST",
+      msg: "Channel 'secret' does not exist",
+    });
   });
 });

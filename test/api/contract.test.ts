@@ -42,7 +42,11 @@ describe("authentication", () => {
   it("requires credentials", async () => {
     const res = await server.anonymous().get("/users/me");
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ result: "error", code: "UNAUTHORIZED", msg: "Not logged in: API authentication or user session required" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "UNAUTHORIZED",
+      msg: "Not logged in: API authentication or user session required",
+    });
     expect(res.headers.get("www-authenticate")).toBe('Basic realm="zulip"');
   });
 
@@ -69,7 +73,11 @@ describe("authentication", () => {
   it("refuses incoming-webhook bots on the REST API", async () => {
     const res = await server.as(server.users.bot).get("/users/me");
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "This API is not available to incoming webhook bots." });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "This API is not available to incoming webhook bots.",
+    });
   });
 
   it("accepts a generic bot", async () => {
@@ -94,7 +102,11 @@ describe("authentication", () => {
     try {
       const res = await server.as(server.users.member).get("/users/me");
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ result: "error", code: "REALM_DEACTIVATED", msg: "This organization has been deactivated" });
+      expect(res.body).toEqual({
+        result: "error",
+        code: "REALM_DEACTIVATED",
+        msg: "This organization has been deactivated",
+      });
     } finally {
       await server.db("realms").where({ id: server.realm.id }).update({ deactivated: false });
     }
@@ -103,17 +115,28 @@ describe("authentication", () => {
   it("refuses a key used on another organization's subdomain", async () => {
     // fetch() cannot set Host, so use node:http.
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.get(`${server.url}/api/v1/users/me`, {
-        headers: { authorization: basic(server.users.member.email, server.users.member.apiKey), host: "elsewhere.localhost" },
-      }, (r) => {
-        let body = "";
-        r.on("data", (c) => (body += c));
-        r.on("end", () => resolve({ status: r.statusCode ?? 0, body }));
-      });
+      const req = http.get(
+        `${server.url}/api/v1/users/me`,
+        {
+          headers: {
+            authorization: basic(server.users.member.email, server.users.member.apiKey),
+            host: "elsewhere.localhost",
+          },
+        },
+        (r) => {
+          let body = "";
+          r.on("data", (c) => (body += c));
+          r.on("end", () => resolve({ status: r.statusCode ?? 0, body }));
+        },
+      );
       req.on("error", reject);
     });
-    expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Account is not associated with this subdomain" });
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body)).toEqual({
+      result: "error",
+      code: "UNAUTHORIZED",
+      msg: "Account is not associated with this subdomain",
+    });
   });
 });
 
@@ -121,44 +144,79 @@ describe("parameters", () => {
   it("names a missing parameter", async () => {
     const res = await server.as(server.users.member).post("/messages", { type: "stream", to: "general", topic: "t" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "REQUEST_VARIABLE_MISSING", msg: "Missing 'content' argument", var_name: "content" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "REQUEST_VARIABLE_MISSING",
+      msg: "Missing 'content' argument",
+      var_name: "content",
+    });
   });
 
   it("names a parameter with a wrong type", async () => {
-    const res = await server.as(server.users.member).get("/messages", { anchor: "newest", num_before: "ten", num_after: 0 });
+    const res = await server
+      .as(server.users.member)
+      .get("/messages", { anchor: "newest", num_before: "ten", num_after: 0 });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "num_before is not an integer", var_name: "num_before" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "num_before is not an integer",
+      var_name: "num_before",
+    });
   });
 
   it("names a parameter with malformed JSON", async () => {
     const res = await server.as(server.users.member).post("/register", { event_types: "[message" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: 'Argument "event_types" is not valid JSON.', var_name: "event_types" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: 'Argument "event_types" is not valid JSON.',
+      var_name: "event_types",
+    });
   });
 
   it("names a JSON parameter of the wrong shape", async () => {
     const res = await server.as(server.users.member).post("/register", { event_types: '{"a":1}' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "event_types is not a list of strings", var_name: "event_types" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "event_types is not a list of strings",
+      var_name: "event_types",
+    });
   });
 
   it("refuses a legacy alias given together with the current name", async () => {
-    const res = await server.as(server.users.member).post("/messages", { type: "stream", to: "general", topic: "a", subject: "b", content: "x" });
+    const res = await server
+      .as(server.users.member)
+      .post("/messages", { type: "stream", to: "general", topic: "a", subject: "b", content: "x" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "REQUEST_CONFUSING_VAR", msg: "Can't decide between 'topic' and 'subject' arguments" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "REQUEST_CONFUSING_VAR",
+      msg: "Can't decide between 'topic' and 'subject' arguments",
+    });
   });
 
   it("reads a JSON request body", async () => {
-    const res = await server.as(server.users.member).request("POST", "/messages", {}, {
-      rawBody: JSON.stringify({ type: "stream", to: "general", topic: "json", content: "from json" }),
-      headers: { "content-type": "application/json" },
-    });
+    const res = await server.as(server.users.member).request(
+      "POST",
+      "/messages",
+      {},
+      {
+        rawBody: JSON.stringify({ type: "stream", to: "general", topic: "json", content: "from json" }),
+        headers: { "content-type": "application/json" },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.body.result).toBe("success");
   });
 
   it("answers a malformed JSON body with INVALID_JSON", async () => {
-    const res = await server.as(server.users.member).request("POST", "/messages", {}, { rawBody: "{not json", headers: { "content-type": "application/json" } });
+    const res = await server
+      .as(server.users.member)
+      .request("POST", "/messages", {}, { rawBody: "{not json", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ result: "error", code: "INVALID_JSON", msg: "Malformed JSON" });
   });
@@ -182,35 +240,65 @@ describe("parameters", () => {
 
   it("reads DELETE parameters from the query string", async () => {
     const reg = await server.as(server.users.member).post("/register", { event_types: ["message"] });
-    const res = await server.as(server.users.member).request("DELETE", "/events", { queue_id: reg.body.queue_id }, { query: true });
+    const res = await server
+      .as(server.users.member)
+      .request("DELETE", "/events", { queue_id: reg.body.queue_id }, { query: true });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: "success", msg: "" });
   });
 
   it("refuses an oversize body with a 413 envelope naming the limit", async () => {
-    const res = await server.as(server.users.member).post("/messages", { type: "stream", to: "general", topic: "big", content: "x".repeat(5000) });
+    const res = await server
+      .as(server.users.member)
+      .post("/messages", { type: "stream", to: "general", topic: "big", content: "x".repeat(5000) });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ result: "error", code: "REQUEST_TOO_LARGE", msg: "Request body is too large: the limit is 2048 bytes", limit: 2048 });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "REQUEST_TOO_LARGE",
+      msg: "Request body is too large: the limit is 2048 bytes",
+      limit: 2048,
+    });
   });
 
   it("refuses a body that is not valid UTF-8", async () => {
-    const raw = Buffer.concat([Buffer.from("type=stream&to=general&topic=t&content="), Buffer.from([0xff, 0xfe, 0x41])]);
-    const res = await server.as(server.users.member).request("POST", "/messages", {}, { rawBody: raw, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const raw = Buffer.concat([
+      Buffer.from("type=stream&to=general&topic=t&content="),
+      Buffer.from([0xff, 0xfe, 0x41]),
+    ]);
+    const res = await server
+      .as(server.users.member)
+      .request(
+        "POST",
+        "/messages",
+        {},
+        { rawBody: raw, headers: { "content-type": "application/x-www-form-urlencoded" } },
+      );
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Request body is not valid UTF-8" });
   });
 
   it("refuses percent-encoded invalid UTF-8", async () => {
-    const res = await server.as(server.users.member).request("POST", "/messages", {}, {
-      rawBody: "type=stream&to=general&topic=t&content=%FF%FE",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-    });
+    const res = await server.as(server.users.member).request(
+      "POST",
+      "/messages",
+      {},
+      {
+        rawBody: "type=stream&to=general&topic=t&content=%FF%FE",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      },
+    );
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Request body is not valid: bad percent-encoding or invalid UTF-8" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "Request body is not valid: bad percent-encoding or invalid UTF-8",
+    });
   });
 
   it("refuses invalid UTF-8 in the query string", async () => {
-    const res = await fetch(`${server.url}/api/v1/users/me?x=%C3%28`, { headers: { authorization: basic(server.users.member.email, server.users.member.apiKey) } });
+    const res = await fetch(`${server.url}/api/v1/users/me?x=%C3%28`, {
+      headers: { authorization: basic(server.users.member.email, server.users.member.apiKey) },
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe("BAD_REQUEST");
   });
@@ -218,7 +306,12 @@ describe("parameters", () => {
   it("refuses a non-numeric path id", async () => {
     const res = await server.as(server.users.member).get("/messages/abc");
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Invalid message_id", var_name: "message_id" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "Invalid message_id",
+      var_name: "message_id",
+    });
   });
 });
 

@@ -49,26 +49,49 @@ describe("POST /register", () => {
     expect(res.body.idle_queue_timeout_secs).toBe(43200);
     const bad = await member().post("/register", { idle_queue_timeout: "0" });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Invalid idle_queue_timeout", var_name: "idle_queue_timeout" });
+    expect(bad.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "Invalid idle_queue_timeout",
+      var_name: "idle_queue_timeout",
+    });
   });
 });
 
 describe("GET /events", () => {
   it("delivers message events to recipients only, with per-user flags", async () => {
-    const other = await server.as(server.users.other).post("/register", { event_types: ["message"], apply_markdown: true });
+    const other = await server
+      .as(server.users.other)
+      .post("/register", { event_types: ["message"], apply_markdown: true });
     const guest = await server.as(server.users.guest).post("/register", { event_types: ["message"] });
-    const sent = await member().post("/messages", { type: "stream", to: "general", topic: "events", content: "**bold** news" });
-    const events = await server.as(server.users.other).get("/events", { queue_id: other.body.queue_id, last_event_id: -1 });
+    const sent = await member().post("/messages", {
+      type: "stream",
+      to: "general",
+      topic: "events",
+      content: "**bold** news",
+    });
+    const events = await server
+      .as(server.users.other)
+      .get("/events", { queue_id: other.body.queue_id, last_event_id: -1 });
     expect(events.status).toBe(200);
     expect(events.body.events).toEqual([
-      expect.objectContaining({ type: "message", id: 0, flags: [], message: expect.objectContaining({ id: sent.body.id, content: "<p><strong>bold</strong> news</p>" }) }),
+      expect.objectContaining({
+        type: "message",
+        id: 0,
+        flags: [],
+        message: expect.objectContaining({ id: sent.body.id, content: "<p><strong>bold</strong> news</p>" }),
+      }),
     ]);
-    const none = await server.as(server.users.guest).get("/events", { queue_id: guest.body.queue_id, last_event_id: -1, dont_block: true });
+    const none = await server
+      .as(server.users.guest)
+      .get("/events", { queue_id: guest.body.queue_id, last_event_id: -1, dont_block: true });
     expect(none.body.events).toEqual([]);
   });
 
   it("sends raw Markdown to queues registered without apply_markdown", async () => {
-    const raw = await server.as(server.users.other).post("/register", { event_types: ["message"], apply_markdown: false });
+    const raw = await server
+      .as(server.users.other)
+      .post("/register", { event_types: ["message"], apply_markdown: false });
     await member().post("/messages", { type: "stream", to: "general", topic: "events", content: "*md*" });
     const res = await server.as(server.users.other).get("/events", { queue_id: raw.body.queue_id, last_event_id: -1 });
     expect(res.body.events[0].message.content).toBe("*md*");
@@ -100,7 +123,12 @@ describe("GET /events", () => {
   it("refuses an unknown queue and another user's queue", async () => {
     const res = await member().get("/events", { queue_id: "nope", last_event_id: -1 });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_EVENT_QUEUE_ID", msg: "Bad event queue ID: nope", queue_id: "nope" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_EVENT_QUEUE_ID",
+      msg: "Bad event queue ID: nope",
+      queue_id: "nope",
+    });
     const reg = await server.as(server.users.other).post("/register", {});
     const stolen = await member().get("/events", { queue_id: reg.body.queue_id, last_event_id: -1, dont_block: true });
     expect(stolen.body.code).toBe("BAD_EVENT_QUEUE_ID");
@@ -108,7 +136,9 @@ describe("GET /events", () => {
 
   it("forgets a deleted queue", async () => {
     const reg = await member().post("/register", {});
-    expect((await member().request("DELETE", "/events", { queue_id: reg.body.queue_id }, { query: true })).status).toBe(200);
+    expect((await member().request("DELETE", "/events", { queue_id: reg.body.queue_id }, { query: true })).status).toBe(
+      200,
+    );
     const res = await member().get("/events", { queue_id: reg.body.queue_id, dont_block: true });
     expect(res.body.code).toBe("BAD_EVENT_QUEUE_ID");
   });

@@ -1,6 +1,6 @@
 // POST /messages, GET /messages, GET /messages/{id}.
-import { messageHooks } from "../../src/services/messageHooks";
-import { insertChannel } from "../../src/services/channels";
+import { messageHooks } from "../../src/services/messages/hooks";
+import { insertChannel } from "../../src/services/channels/channels";
 import { startTestServer, type TestServer } from "../support/harness";
 
 let server: TestServer;
@@ -23,10 +23,22 @@ describe("POST /messages", () => {
     const id = res.body.id;
     const read = await server.as(server.users.other).get(`/messages/${id}`);
     expect(read.status).toBe(200);
-    expect(read.body.message).toMatchObject({ id, subject: "greetings", content: "<p>Hello <strong>world</strong></p>", display_recipient: "general", type: "stream", flags: [] });
+    expect(read.body.message).toMatchObject({
+      id,
+      subject: "greetings",
+      content: "<p>Hello <strong>world</strong></p>",
+      display_recipient: "general",
+      type: "stream",
+      flags: [],
+    });
     expect(read.body.raw_content).toBe("Hello **world**");
     const rows = await server.db("user_messages").where({ message_id: id }).orderBy("user_id");
-    expect(rows.map((r) => r.user_id)).toEqual([server.users.owner.id, server.users.admin.id, server.users.member.id, server.users.other.id]);
+    expect(rows.map((r) => r.user_id)).toEqual([
+      server.users.owner.id,
+      server.users.admin.id,
+      server.users.member.id,
+      server.users.other.id,
+    ]);
     expect(rows.find((r) => r.user_id === server.users.member.id).flags & 1).toBe(1); // the sender has read it
   });
 
@@ -43,7 +55,12 @@ describe("POST /messages", () => {
   });
 
   it("escapes raw HTML in content", async () => {
-    const res = await send({ type: "stream", to: "general", topic: "html", content: "<script>alert(1)</script> [x](javascript:alert(1))" });
+    const res = await send({
+      type: "stream",
+      to: "general",
+      topic: "html",
+      content: "<script>alert(1)</script> [x](javascript:alert(1))",
+    });
     const row = await server.db("messages").where({ id: res.body.id }).first();
     expect(row.rendered_content).not.toContain("<script>");
     expect(row.rendered_content).toContain("&lt;script&gt;");
@@ -56,6 +73,28 @@ describe("POST /messages", () => {
     const row = await server.db("messages").where({ id: res.body.id }).first();
     expect(row.content).toHaveLength(10000);
     expect(row.content.endsWith("\n[message truncated]")).toBe(true);
+  });
+
+  it("keeps content of exactly 10000 characters whole and cuts at 10001", async () => {
+    const exact = await send({ type: "stream", to: "general", topic: "long", content: "b".repeat(10000) });
+    const over = await send({ type: "stream", to: "general", topic: "long", content: "c".repeat(10001) });
+    const rows = await server.db("messages").whereIn("id", [exact.body.id, over.body.id]).orderBy("id");
+    expect(rows.map((r) => r.content)).toEqual([
+      "b".repeat(10000),
+      "c".repeat(10000 - "\n[message truncated]".length) + "\n[message truncated]",
+    ]);
+  });
+
+  it("counts characters as code points, not UTF-16 units", async () => {
+    // 😀 is one character but two UTF-16 units: 10000 of them fit, 10001 are cut without
+    // splitting a surrogate pair.
+    const exact = await send({ type: "stream", to: "general", topic: "emoji", content: "😀".repeat(10000) });
+    const over = await send({ type: "stream", to: "general", topic: "emoji", content: "😀".repeat(10001) });
+    const rows = await server.db("messages").whereIn("id", [exact.body.id, over.body.id]).orderBy("id");
+    expect(rows.map((r) => r.content)).toEqual([
+      "😀".repeat(10000),
+      "😀".repeat(10000 - "\n[message truncated]".length) + "\n[message truncated]",
+    ]);
   });
 
   it("truncates a topic over 60 characters to 57 plus an ellipsis", async () => {
@@ -73,9 +112,19 @@ describe("POST /messages", () => {
   it("refuses an unknown channel by name and by id", async () => {
     const byName = await send({ type: "stream", to: "nowhere", topic: "t", content: "x" });
     expect(byName.status).toBe(400);
-    expect(byName.body).toEqual({ result: "error", code: "STREAM_DOES_NOT_EXIST", msg: "Channel 'nowhere' does not exist", stream: "nowhere" });
+    expect(byName.body).toEqual({
+      result: "error",
+      code: "STREAM_DOES_NOT_EXIST",
+      msg: "Channel 'nowhere' does not exist",
+      stream: "nowhere",
+    });
     const byId = await send({ type: "stream", to: 99999, topic: "t", content: "x" });
-    expect(byId.body).toEqual({ result: "error", code: "STREAM_DOES_NOT_EXIST", msg: "Channel with ID '99999' does not exist", stream_id: 99999 });
+    expect(byId.body).toEqual({
+      result: "error",
+      code: "STREAM_DOES_NOT_EXIST",
+      msg: "Channel with ID '99999' does not exist",
+      stream_id: 99999,
+    });
   });
 
   it("refuses an unknown message type", async () => {
@@ -85,10 +134,16 @@ describe("POST /messages", () => {
   });
 
   it("refuses to post in a private channel one is not subscribed to", async () => {
-    await server.db.transaction((trx) => insertChannel(trx, server.realm, server.users.owner, { name: "secret", invite_only: true }));
+    await server.db.transaction((trx) =>
+      insertChannel(trx, server.realm, server.users.owner, { name: "secret", invite_only: true }),
+    );
     const res = await send({ type: "stream", to: "secret", topic: "t", content: "x" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Not authorized to send to channel 'secret'" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "Not authorized to send to channel 'secret'",
+    });
   });
 
   it("sends a direct message by user id and by email", async () => {
@@ -114,13 +169,20 @@ describe("POST /messages", () => {
     try {
       const res = await send({ type: "stream", to: "general", topic: "doomed", content: "never stored" });
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ result: "error", code: "INTERNAL_SERVER_ERROR", msg: "Internal server error", request_id: expect.any(String) });
+      expect(res.body).toEqual({
+        result: "error",
+        code: "INTERNAL_SERVER_ERROR",
+        msg: "Internal server error",
+        request_id: expect.any(String),
+      });
     } finally {
       spy.mockRestore();
     }
     expect(await server.db("messages").count({ n: "*" }).first()).toEqual(before);
     expect(await server.db("user_messages").count({ n: "*" }).first()).toEqual(beforeRows);
-    const events = await server.as(server.users.other).get("/events", { queue_id: reg.body.queue_id, last_event_id: -1, dont_block: true });
+    const events = await server
+      .as(server.users.other)
+      .get("/events", { queue_id: reg.body.queue_id, last_event_id: -1, dont_block: true });
     expect(events.body.events).toEqual([]); // nothing published for a rolled-back send
   });
 });
@@ -148,21 +210,44 @@ describe("GET /messages", () => {
   });
 
   it("narrows by channel and topic", async () => {
-    const res = await get({ anchor: "newest", num_before: 100, num_after: 0, narrow: [{ operator: "channel", operand: "general" }, { operator: "topic", operand: "alpha" }] });
+    const res = await get({
+      anchor: "newest",
+      num_before: 100,
+      num_after: 0,
+      narrow: [
+        { operator: "channel", operand: "general" },
+        { operator: "topic", operand: "alpha" },
+      ],
+    });
     expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual([ids[0], ids[2]]);
   });
 
   it("narrows by sender", async () => {
-    const res = await get({ anchor: "newest", num_before: 100, num_after: 0, narrow: [["stream", "general"], ["sender", "other@test.example"]] });
+    const res = await get({
+      anchor: "newest",
+      num_before: 100,
+      num_after: 0,
+      narrow: [
+        ["stream", "general"],
+        ["sender", "other@test.example"],
+      ],
+    });
     const senders = new Set(res.body.messages.map((m: { sender_id: number }) => m.sender_id));
     expect([...senders]).toEqual([server.users.other.id]);
   });
 
   it("narrows to a direct-message conversation", async () => {
     const dm = await send({ type: "direct", to: [server.users.admin.id], content: "dm for narrow" });
-    const res = await get({ anchor: "newest", num_before: 100, num_after: 0, narrow: [{ operator: "dm", operand: [server.users.admin.id] }] });
+    const res = await get({
+      anchor: "newest",
+      num_before: 100,
+      num_after: 0,
+      narrow: [{ operator: "dm", operand: [server.users.admin.id] }],
+    });
     expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual([dm.body.id]);
-    expect(res.body.messages[0].display_recipient.map((u: { id: number }) => u.id).sort()).toEqual([server.users.admin.id, server.users.member.id].sort());
+    expect(res.body.messages[0].display_recipient.map((u: { id: number }) => u.id).sort()).toEqual(
+      [server.users.admin.id, server.users.member.id].sort(),
+    );
   });
 
   it("reads around a numeric anchor", async () => {
@@ -172,14 +257,28 @@ describe("GET /messages", () => {
   });
 
   it("refuses an unknown narrow operator", async () => {
-    const res = await get({ anchor: "newest", num_before: 1, num_after: 0, narrow: [{ operator: "colour", operand: "red" }] });
+    const res = await get({
+      anchor: "newest",
+      num_before: 1,
+      num_after: 0,
+      narrow: [{ operator: "colour", operand: "red" }],
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Invalid narrow operator: unknown operator 'colour'" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "Invalid narrow operator: unknown operator 'colour'",
+    });
   });
 
   it("requires num_before and num_after", async () => {
     const res = await get({ anchor: "newest", num_after: 0 });
-    expect(res.body).toEqual({ result: "error", code: "REQUEST_VARIABLE_MISSING", msg: "Missing 'num_before' argument", var_name: "num_before" });
+    expect(res.body).toEqual({
+      result: "error",
+      code: "REQUEST_VARIABLE_MISSING",
+      msg: "Missing 'num_before' argument",
+      var_name: "num_before",
+    });
   });
 
   it("does not show another user's direct message", async () => {
@@ -191,8 +290,12 @@ describe("GET /messages", () => {
 });
 
 describe("Markdown", () => {
-  it("renders the global time syntax as a <time> element, escaped", async () => {
-    const res = await server.as(server.users.member).post("/messages/render", { content: 'Deploy at <time:2026-11-22T10:00:00Z>, not <time:"><script>>' });
-    expect(res.body.rendered).toBe('<p>Deploy at <time datetime="2026-11-22T10:00:00Z">2026-11-22T10:00:00Z</time>, not <time datetime="&quot;">&quot;</time>&lt;script&gt;&gt;</p>');
+  it("renders the global time syntax as a <time> element (UTC), an invalid one as an error, escaped", async () => {
+    const res = await server
+      .as(server.users.member)
+      .post("/messages/render", { content: 'Deploy at <time:2026-11-22T10:00:00Z>, not <time:"><script>>' });
+    expect(res.body.rendered).toBe(
+      '<p>Deploy at <time datetime="2026-11-22T10:00:00Z">2026-11-22T10:00:00Z</time>, not <span class="timestamp-error">Invalid time format: &quot;</span>&lt;script&gt;&gt;</p>',
+    );
   });
 });

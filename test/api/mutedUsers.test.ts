@@ -19,7 +19,9 @@ async function flagsOf(userId: number, messageId: number): Promise<number> {
 describe("POST/DELETE /users/me/muted_users/{id}", () => {
   it("mutes a user: existing and future messages from them are read for the muter, events and register state", async () => {
     const { member, other } = server.users;
-    const earlier = await server.as(other).post("/messages", { type: "stream", to: "general", topic: "mute", content: "before muting" });
+    const earlier = await server
+      .as(other)
+      .post("/messages", { type: "stream", to: "general", topic: "mute", content: "before muting" });
     expect(await flagsOf(member.id, earlier.body.id)).toBe(0);
     const queue = await server.as(member).post("/register", { event_types: ["muted_users", "update_message_flags"] });
 
@@ -29,10 +31,14 @@ describe("POST/DELETE /users/me/muted_users/{id}", () => {
     expect(await flagsOf(member.id, earlier.body.id)).toBe(1);
     expect(await flagsOf(server.users.owner.id, earlier.body.id)).toBe(0); // only the muter
 
-    const later = await server.as(other).post("/messages", { type: "direct", to: [member.id], content: "after muting" });
+    const later = await server
+      .as(other)
+      .post("/messages", { type: "direct", to: [member.id], content: "after muting" });
     expect(await flagsOf(member.id, later.body.id)).toBe(1);
 
-    const events = await server.as(member).get("/events", { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true });
+    const events = await server
+      .as(member)
+      .get("/events", { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true });
     const muted = events.body.events.find((e: any) => e.type === "muted_users");
     expect(muted.muted_users).toEqual([{ id: other.id, timestamp: expect.any(Number) }]);
     const flags = events.body.events.find((e: any) => e.type === "update_message_flags");
@@ -44,7 +50,9 @@ describe("POST/DELETE /users/me/muted_users/{id}", () => {
     const unmute = await server.as(member).delete(`/users/me/muted_users/${other.id}`);
     expect(unmute.body).toEqual({ result: "success", msg: "" });
     expect(await mutes(member.id)).toEqual([]);
-    const afterUnmute = await server.as(other).post("/messages", { type: "direct", to: [member.id], content: "after unmuting" });
+    const afterUnmute = await server
+      .as(other)
+      .post("/messages", { type: "direct", to: [member.id], content: "after unmuting" });
     expect(await flagsOf(member.id, afterUnmute.body.id)).toBe(0);
   });
 
@@ -75,8 +83,15 @@ describe("POST/DELETE /users/me/muted_users/{id}", () => {
 
   it("works through zulip-js callEndpoint", async () => {
     const client = await zulipJs(server, server.users.guest);
-    expect(await client.callEndpoint(`/users/me/muted_users/${server.users.owner.id}`, "POST", {})).toMatchObject({ result: "success" });
-    expect(await client.callEndpoint(`/users/me/muted_users/${server.users.owner.id}`, "DELETE", {})).toMatchObject({ result: "success" });
-    expect(await client.callEndpoint(`/users/me/muted_users/${server.users.owner.id}`, "DELETE", {})).toMatchObject({ result: "error", msg: "User is not muted" });
+    expect(await client.callEndpoint(`/users/me/muted_users/${server.users.owner.id}`, "POST", {})).toMatchObject({
+      result: "success",
+    });
+    expect(await client.callEndpoint(`/users/me/muted_users/${server.users.owner.id}`, "DELETE", {})).toMatchObject({
+      result: "success",
+    });
+    expect(await client.callEndpoint(`/users/me/muted_users/${server.users.owner.id}`, "DELETE", {})).toMatchObject({
+      result: "error",
+      msg: "User is not muted",
+    });
   });
 });

@@ -10,15 +10,21 @@ afterAll(async () => {
   await server.close();
 });
 
-const tokens = (userId: number) => server.db("push_device_tokens").where({ user_id: userId }).select("token", "app_id", "kind");
+const tokens = (userId: number) =>
+  server.db("push_device_tokens").where({ user_id: userId }).select("token", "app_id", "kind");
 
 describe("POST/DELETE /users/me/apns_device_token", () => {
   it("stores a token per user, re-adding is idempotent, and removes it", async () => {
     const { member, other } = server.users;
-    const add = await server.as(member).post("/users/me/apns_device_token", { token: "c0ffee", appid: "org.zulip.Zulip" });
+    const add = await server
+      .as(member)
+      .post("/users/me/apns_device_token", { token: "c0ffee", appid: "org.zulip.Zulip" });
     expect(add.status).toBe(200);
     expect(add.body).toEqual({ result: "success", msg: "" });
-    expect((await server.as(member).post("/users/me/apns_device_token", { token: "c0ffee", appid: "org.zulip.Zulip" })).status).toBe(200);
+    expect(
+      (await server.as(member).post("/users/me/apns_device_token", { token: "c0ffee", appid: "org.zulip.Zulip" }))
+        .status,
+    ).toBe(200);
     expect(await tokens(member.id)).toEqual([{ token: "c0ffee", app_id: "org.zulip.Zulip", kind: 1 }]);
     // Tokens belong to their user: someone else cannot remove it.
     const foreign = await server.as(other).delete("/users/me/apns_device_token", { token: "c0ffee" });
@@ -30,7 +36,13 @@ describe("POST/DELETE /users/me/apns_device_token", () => {
 
   it.each([
     ["empty token", "POST", { token: "", appid: "org.zulip.Zulip" }, "BAD_REQUEST", "Empty or invalid length token"],
-    ["over-long token", "POST", { token: "ab".repeat(2049), appid: "org.zulip.Zulip" }, "BAD_REQUEST", "Empty or invalid length token"],
+    [
+      "over-long token",
+      "POST",
+      { token: "ab".repeat(2049), appid: "org.zulip.Zulip" },
+      "BAD_REQUEST",
+      "Empty or invalid length token",
+    ],
     ["non-hex token", "POST", { token: "nothex!!", appid: "org.zulip.Zulip" }, "BAD_REQUEST", "Invalid APNS token"],
     ["odd-length token", "POST", { token: "abc", appid: "org.zulip.Zulip" }, "BAD_REQUEST", "Invalid APNS token"],
     ["invalid app id", "POST", { token: "c0ffee", appid: "bad app id!" }, "BAD_REQUEST", "Invalid app ID"],
@@ -49,8 +61,13 @@ describe("POST/DELETE /users/me/apns_device_token", () => {
 
   it("works through zulip-js (multipart POST, query-string DELETE)", async () => {
     const client = await zulipJs(server, server.users.owner);
-    expect(await client.callEndpoint("/users/me/apns_device_token", "POST", { token: "c0ffee", appid: "org.zulip.Zulip" })).toEqual({ result: "success", msg: "" });
-    expect(await client.callEndpoint("/users/me/apns_device_token", "DELETE", { token: "c0ffee" })).toEqual({ result: "success", msg: "" });
+    expect(
+      await client.callEndpoint("/users/me/apns_device_token", "POST", { token: "c0ffee", appid: "org.zulip.Zulip" }),
+    ).toEqual({ result: "success", msg: "" });
+    expect(await client.callEndpoint("/users/me/apns_device_token", "DELETE", { token: "c0ffee" })).toEqual({
+      result: "success",
+      msg: "",
+    });
     expect(await tokens(server.users.owner.id)).toEqual([]);
   });
 });

@@ -25,7 +25,12 @@ describe("in-memory rate limits", () => {
     expect(remaining).toEqual(["2", "1", "0"]);
     const limited = await client.get("/users/me");
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ result: "error", code: "RATE_LIMIT_HIT", msg: "API usage exceeded rate limit", "retry-after": expect.any(Number) });
+    expect(limited.body).toEqual({
+      result: "error",
+      code: "RATE_LIMIT_HIT",
+      msg: "API usage exceeded rate limit",
+      "retry-after": expect.any(Number),
+    });
     expect(limited.body["retry-after"]).toBeGreaterThan(0);
     expect(limited.body["retry-after"]).toBeLessThanOrEqual(60);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -68,7 +73,9 @@ describe("with REDIS_URL, several processes", () => {
   it("deliver events caused on one process to a queue held by another", async () => {
     const reg = await first.as(first.users.admin).post("/register", { event_types: ["message"] });
     const poll = first.as(first.users.admin).get("/events", { queue_id: reg.body.queue_id, last_event_id: -1 });
-    const sent = await second.as(first.users.member).post("/messages", { type: "stream", to: "general", topic: "redis", content: "across processes" });
+    const sent = await second
+      .as(first.users.member)
+      .post("/messages", { type: "stream", to: "general", topic: "redis", content: "across processes" });
     expect(sent.status).toBe(200);
     const res = await poll;
     expect(res.body.events.map((e: { message: { id: number } }) => e.message.id)).toEqual([sent.body.id]);

@@ -16,10 +16,19 @@ function authHeader(user: TestUser): string {
   return "Basic " + Buffer.from(`${user.email}:${user.apiKey}`).toString("base64");
 }
 
-async function upload(srv: TestServer, user: TestUser | undefined, files: { field: string; name: string; data: Buffer | string }[], url = "/api/v1/user_uploads") {
+async function upload(
+  srv: TestServer,
+  user: TestUser | undefined,
+  files: { field: string; name: string; data: Buffer | string }[],
+  url = "/api/v1/user_uploads",
+) {
   const form = new FormData();
   for (const f of files) form.append(f.field, new Blob([f.data]), f.name);
-  const res = await fetch(srv.url + url, { method: "POST", body: form, headers: user ? { authorization: authHeader(user) } : {} });
+  const res = await fetch(srv.url + url, {
+    method: "POST",
+    body: form,
+    headers: user ? { authorization: authHeader(user) } : {},
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
@@ -31,7 +40,10 @@ async function getRaw(srv: TestServer, user: TestUser | undefined, url: string) 
 /** Every file under the uploads directory (temp files sit at its top level, stored ones under store/). */
 export function filesOnDisk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? (e as any).path, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath ?? (e as any).path, e.name));
 }
 
 async function counts() {
@@ -43,10 +55,14 @@ async function counts() {
 describe("POST /user_uploads", () => {
   it("stores the file, answers with uri/url/filename, and leaves no temp file", async () => {
     const { member } = server.users;
-    const res = await upload(server, member, [{ field: "file", name: "Report final (v2).txt", data: "hello attachments" }]);
+    const res = await upload(server, member, [
+      { field: "file", name: "Report final (v2).txt", data: "hello attachments" },
+    ]);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ result: "success", msg: "", filename: "Report final (v2).txt" });
-    expect(res.body.uri).toMatch(new RegExp(`^/user_uploads/${server.realm.id}/[A-Za-z0-9_-]{24}/Report-final-v2\\.txt$`));
+    expect(res.body.uri).toMatch(
+      new RegExp(`^/user_uploads/${server.realm.id}/[A-Za-z0-9_-]{24}/Report-final-v2\\.txt$`),
+    );
     expect(res.body.url).toBe(res.body.uri);
     const pathId = res.body.uri.replace("/user_uploads/", "");
     const row = await server.db("attachments").where({ path_id: pathId }).first();
@@ -67,7 +83,9 @@ describe("POST /user_uploads", () => {
   });
 
   it("accepts the file under any field name (as the Python client sends it) and serves unknown types as downloads", async () => {
-    const res = await upload(server, server.users.owner, [{ field: "/tmp/some/path/page.html", name: "page.html", data: "<script>alert(1)</script>" }]);
+    const res = await upload(server, server.users.owner, [
+      { field: "/tmp/some/path/page.html", name: "page.html", data: "<script>alert(1)</script>" },
+    ]);
     expect(res.status).toBe(200);
     expect(res.body.filename).toBe("page.html");
     const got = await getRaw(server, server.users.owner, res.body.uri);
@@ -86,7 +104,11 @@ describe("POST /user_uploads", () => {
       { field: "b", name: "b.txt", data: "B" },
     ]);
     expect(two.status).toBe(400);
-    expect(two.body).toMatchObject({ result: "error", code: "BAD_REQUEST", msg: "You may only upload one file at a time" });
+    expect(two.body).toMatchObject({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "You may only upload one file at a time",
+    });
     expect(await counts()).toEqual(before);
     expect(filesOnDisk(server.config.uploadsDir).filter((f) => !f.includes(`${path.sep}store${path.sep}`))).toEqual([]);
   });
@@ -95,7 +117,10 @@ describe("POST /user_uploads", () => {
     const before = filesOnDisk(server.config.uploadsDir);
     const res = await upload(server, undefined, [{ field: "file", name: "x.txt", data: "sneaky" }]);
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ code: "UNAUTHORIZED", msg: "Not logged in: API authentication or user session required" });
+    expect(res.body).toMatchObject({
+      code: "UNAUTHORIZED",
+      msg: "Not logged in: API authentication or user session required",
+    });
     expect(filesOnDisk(server.config.uploadsDir)).toEqual(before);
   });
 });
@@ -110,16 +135,24 @@ describe("upload size limit", () => {
   });
 
   it("refuses an upload over the limit with nothing left on disk", async () => {
-    const res = await upload(small, small.users.member, [{ field: "file", name: "big.bin", data: Buffer.alloc(64 * 1024, 7) }]);
+    const res = await upload(small, small.users.member, [
+      { field: "file", name: "big.bin", data: Buffer.alloc(64 * 1024, 7) },
+    ]);
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ result: "error", code: "REQUEST_TOO_LARGE", msg: "Upload is too large: the limit is 2048 bytes" });
+    expect(res.body).toMatchObject({
+      result: "error",
+      code: "REQUEST_TOO_LARGE",
+      msg: "Upload is too large: the limit is 2048 bytes",
+    });
     expect(filesOnDisk(small.config.uploadsDir)).toEqual([]); // deleted before the response went out
     const [row] = await small.db("attachments").count({ n: "*" });
     expect(Number(row.n)).toBe(0);
   });
 
   it("accepts a file exactly at the limit", async () => {
-    const res = await upload(small, small.users.member, [{ field: "file", name: "edge.bin", data: Buffer.alloc(2048, 1) }]);
+    const res = await upload(small, small.users.member, [
+      { field: "file", name: "edge.bin", data: Buffer.alloc(2048, 1) },
+    ]);
     expect(res.status).toBe(200);
   });
 });
@@ -133,15 +166,23 @@ describe("who may read an upload, and GET /attachments", () => {
     for (const user of [other, guest]) {
       const denied = await getRaw(server, user, uri);
       expect(denied.status).toBe(403);
-      expect(JSON.parse(denied.bytes.toString())).toMatchObject({ result: "error", code: "BAD_REQUEST", msg: "You are not authorized to view this file." });
+      expect(JSON.parse(denied.bytes.toString())).toMatchObject({
+        result: "error",
+        code: "BAD_REQUEST",
+        msg: "You are not authorized to view this file.",
+      });
     }
 
-    const dm = await server.as(member).post("/messages", { type: "direct", to: [guest.id], content: `see [plan.txt](${uri})` });
+    const dm = await server
+      .as(member)
+      .post("/messages", { type: "direct", to: [guest.id], content: `see [plan.txt](${uri})` });
     expect(dm.status).toBe(200);
     expect((await getRaw(server, guest, uri)).status).toBe(200);
     expect((await getRaw(server, other, uri)).status).toBe(403);
 
-    const sent = await server.as(member).post("/messages", { type: "stream", to: "general", topic: "files", content: `[plan.txt](${uri})` });
+    const sent = await server
+      .as(member)
+      .post("/messages", { type: "stream", to: "general", topic: "files", content: `[plan.txt](${uri})` });
     expect(sent.status).toBe(200);
     expect((await getRaw(server, other, uri)).status).toBe(200); // subscribed to general
     // Subscribing later still grants access: the message is in a channel the user is in.
@@ -149,11 +190,20 @@ describe("who may read an upload, and GET /attachments", () => {
     expect((await getRaw(server, moderator, uri)).status).toBe(200);
 
     // A message by someone else linking the file also counts towards its message_ids.
-    const relink = await server.as(admin).post("/messages", { type: "stream", to: "general", topic: "files", content: `again: ${server.url}${uri}` });
+    const relink = await server
+      .as(admin)
+      .post("/messages", { type: "stream", to: "general", topic: "files", content: `again: ${server.url}${uri}` });
     const list = await server.as(member).get("/attachments");
     expect(list.status).toBe(200);
     const entry = list.body.attachments.find((a: { path_id: string }) => `/user_uploads/${a.path_id}` === uri);
-    expect(entry).toEqual({ id: expect.any(Number), name: "plan.txt", path_id: uri.replace("/user_uploads/", ""), size: 8, create_time: expect.any(Number), message_ids: [dm.body.id, sent.body.id, relink.body.id] });
+    expect(entry).toEqual({
+      id: expect.any(Number),
+      name: "plan.txt",
+      path_id: uri.replace("/user_uploads/", ""),
+      size: 8,
+      create_time: expect.any(Number),
+      message_ids: [dm.body.id, sent.body.id, relink.body.id],
+    });
     expect(Math.abs(entry.create_time - Date.now() / 1000)).toBeLessThan(60);
     const total = await server.db("attachments").where({ realm_id: server.realm.id }).sum({ s: "size" });
     expect(list.body.upload_space_used).toBe(Number(total[0].s));
@@ -164,21 +214,38 @@ describe("who may read an upload, and GET /attachments", () => {
   it("does not let a sender link a file they cannot see", async () => {
     const { member, other } = server.users;
     const up = await upload(server, member, [{ field: "file", name: "secret.txt", data: "secret" }]);
-    const leak = await server.as(other).post("/messages", { type: "stream", to: "general", topic: "leak", content: `[x](${up.body.uri})` });
+    const leak = await server
+      .as(other)
+      .post("/messages", { type: "stream", to: "general", topic: "leak", content: `[x](${up.body.uri})` });
     expect(leak.status).toBe(200);
     expect(await server.db("attachment_messages").where({ message_id: leak.body.id })).toEqual([]);
     expect((await getRaw(server, server.users.admin, up.body.uri)).status).toBe(403);
   });
 
   it("answers 404 for unknown paths and 401 without credentials", async () => {
-    const missing = await getRaw(server, server.users.member, `/user_uploads/${server.realm.id}/abcdefghijklmnopqrstuvwx/nope.txt`);
+    const missing = await getRaw(
+      server,
+      server.users.member,
+      `/user_uploads/${server.realm.id}/abcdefghijklmnopqrstuvwx/nope.txt`,
+    );
     expect(missing.status).toBe(404);
-    expect(JSON.parse(missing.bytes.toString())).toMatchObject({ result: "error", code: "NOT_FOUND", msg: "File not found" });
+    expect(JSON.parse(missing.bytes.toString())).toMatchObject({
+      result: "error",
+      code: "NOT_FOUND",
+      msg: "File not found",
+    });
     const traversal = await getRaw(server, server.users.member, `/user_uploads/..%2F..%2Fetc/passwd`);
     expect(traversal.status).toBe(404);
-    const anonymous = await getRaw(server, undefined, `/user_uploads/${server.realm.id}/abcdefghijklmnopqrstuvwx/nope.txt`);
+    const anonymous = await getRaw(
+      server,
+      undefined,
+      `/user_uploads/${server.realm.id}/abcdefghijklmnopqrstuvwx/nope.txt`,
+    );
     expect(anonymous.status).toBe(401);
-    expect(JSON.parse(anonymous.bytes.toString())).toMatchObject({ code: "UNAUTHORIZED", msg: "Not logged in: API authentication or user session required" });
+    expect(JSON.parse(anonymous.bytes.toString())).toMatchObject({
+      code: "UNAUTHORIZED",
+      msg: "Not logged in: API authentication or user session required",
+    });
   });
 });
 
@@ -187,7 +254,9 @@ describe("DELETE /attachments/{id}", () => {
     const { member, other } = server.users;
     const up = await upload(server, member, [{ field: "file", name: "gone.txt", data: "bye" }]);
     const pathId = up.body.uri.replace("/user_uploads/", "");
-    const sent = await server.as(member).post("/messages", { type: "stream", to: "general", topic: "t", content: `[gone](${up.body.uri})` });
+    const sent = await server
+      .as(member)
+      .post("/messages", { type: "stream", to: "general", topic: "t", content: `[gone](${up.body.uri})` });
     const row = await server.db("attachments").where({ path_id: pathId }).first();
     const before = await counts();
 
@@ -203,7 +272,9 @@ describe("DELETE /attachments/{id}", () => {
     expect(res.body).toEqual({ result: "success", msg: "" });
     expect(await server.db("attachments").where({ id: row.id })).toEqual([]);
     expect(await server.db("attachment_messages").where({ message_id: sent.body.id })).toEqual([]);
-    expect(fs.existsSync(path.join(server.config.uploadsDir, "store", "user_uploads", ...pathId.split("/")))).toBe(false);
+    expect(fs.existsSync(path.join(server.config.uploadsDir, "store", "user_uploads", ...pathId.split("/")))).toBe(
+      false,
+    );
     expect((await getRaw(server, member, up.body.uri)).status).toBe(404);
   });
 });
@@ -217,10 +288,27 @@ describe("non-ASCII file names", () => {
     expect(res.body.uri).toMatch(/\/r%C3%A9sum%C3%A9-%C3%B1\.txt$/);
     expect((await getRaw(server, member, res.body.uri)).bytes.toString()).toBe("cv");
     const decoded = decodeURI(res.body.uri);
-    const sent = await server.as(member).post("/messages", { type: "stream", to: "general", topic: "cv", content: `[cv](${decoded})` });
+    const sent = await server
+      .as(member)
+      .post("/messages", { type: "stream", to: "general", topic: "cv", content: `[cv](${decoded})` });
     const links = await server.db("attachment_messages").where({ message_id: sent.body.id });
     expect(links).toHaveLength(1);
     expect((await getRaw(server, other, res.body.uri)).status).toBe(200);
+  });
+});
+
+describe("hostile file names", () => {
+  it("a `../` name is answered, listed and downloaded under its sanitised name", async () => {
+    const { member } = server.users;
+    const res = await upload(server, member, [{ field: "file", name: "../../etc/pass\u0000wd\u202e.txt", data: "x" }]);
+    expect(res.status).toBe(200);
+    expect(res.body.filename).toBe("passwd.txt");
+    expect(res.body.uri).not.toContain("..");
+    const got = await getRaw(server, member, res.body.uri);
+    expect(got.headers.get("content-disposition")).toBe("inline; filename*=UTF-8''passwd.txt");
+    const list = await server.as(member).get("/attachments");
+    expect(list.body.attachments.map((a: { name: string }) => a.name)).toContain("passwd.txt");
+    expect(JSON.stringify(list.body)).not.toContain("../");
   });
 });
 
@@ -234,7 +322,11 @@ describe("zulip-js", () => {
     const client = await zulipJs(server, member);
     const form = new helper.FormData();
     form.append("file", Buffer.from("from zulip-js"), { filename: "js.txt", contentType: "text/plain" });
-    const response = await helper.fetch(`${client.config.apiURL}/user_uploads`, { method: "POST", body: form, headers: { Authorization: authHeader(member) } });
+    const response = await helper.fetch(`${client.config.apiURL}/user_uploads`, {
+      method: "POST",
+      body: form,
+      headers: { Authorization: authHeader(member) },
+    });
     const uploaded = await response.json();
     expect(uploaded).toMatchObject({ result: "success", filename: "js.txt" });
 

@@ -22,7 +22,12 @@ describe("zulip-js against the core API", () => {
     expect(queue.result).toBe("success");
     expect(typeof queue.queue_id).toBe("string");
 
-    const sent = await owner.messages.send({ to: "general", type: "stream", topic: "zulip-js", content: "hello from zulip-js" });
+    const sent = await owner.messages.send({
+      to: "general",
+      type: "stream",
+      topic: "zulip-js",
+      content: "hello from zulip-js",
+    });
     expect(sent).toMatchObject({ result: "success" });
     const dm = await owner.messages.send({ to: [server.users.member.id], type: "direct", content: "a private hello" });
     expect(dm).toMatchObject({ result: "success" });

@@ -31,7 +31,12 @@ export class ApiClient {
     return headers;
   }
 
-  async request(method: string, path: string, params: Params = {}, options: { query?: boolean; headers?: Record<string, string>; rawBody?: string | Buffer } = {}): Promise<ApiResponse> {
+  async request(
+    method: string,
+    path: string,
+    params: Params = {},
+    options: { query?: boolean; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
+  ): Promise<ApiResponse> {
     const inQuery = options.query ?? (method === "GET" || method === "HEAD");
     const encoded = encodeParams(params);
     const url = `${this.baseUrl}/api/v1${path}${inQuery && encoded ? (path.includes("?") ? "&" : "?") + encoded : ""}`;

@@ -2,21 +2,24 @@
 // TEST_DATABASE_URL is set) listening on a loopback port, with a seeded organization.
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { RequestListener, Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import knex from "knex";
 import type { DestinationStream } from "pino";
 import { createApp } from "../../src/app";
+import { createHttpServer } from "../../src/http/server";
 import { createDeps } from "../../src/bootstrap";
 import { loadConfig, type Config } from "../../src/config";
 import type { AppDeps } from "../../src/deps";
+import { clearCaches } from "../../src/db/cache";
 import { BOT_TYPE, ROLE, type RealmRow, type UserRow } from "../../src/db/rows";
 import { upsertSubscriptions } from "../../src/db/subscriptions";
 import { withTransaction } from "../../src/db/transaction";
-import { insertChannel } from "../../src/services/channels";
-import { createRealm } from "../../src/services/realms";
-import { createBot, createUser } from "../../src/services/users";
+import { insertChannel } from "../../src/services/channels/channels";
+import { createRealm } from "../../src/services/realms/realms";
+import { createBot, createUser } from "../../src/services/users/users";
 import { ApiClient } from "./client";
 
 export interface TestUser extends UserRow {
@@ -29,7 +32,16 @@ export interface TestServer {
   db: AppDeps["db"];
   config: Config;
   realm: RealmRow;
-  users: { owner: TestUser; admin: TestUser; moderator: TestUser; member: TestUser; other: TestUser; guest: TestUser; bot: TestUser; genericBot: TestUser };
+  users: {
+    owner: TestUser;
+    admin: TestUser;
+    moderator: TestUser;
+    member: TestUser;
+    other: TestUser;
+    guest: TestUser;
+    bot: TestUser;
+    genericBot: TestUser;
+  };
   /** Channel `general`: owner, admin, member and other are subscribed. */
   general: { id: number; name: string };
   as(user: TestUser): ApiClient;
@@ -45,11 +57,26 @@ export interface SecondServer {
   close(): Promise<void>;
 }
 
-async function listen(deps: AppDeps): Promise<{ url: string; server: Server }> {
-  const app = createApp(deps);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+// Tests set up state by writing rows directly (server.db(...).update(...)), as an operator would,
+// bypassing the db/ writers that invalidate the caches. Such a write (any write not made while the app
+// handles a request) forgets the server's cached rows, so tests see what they wrote; the app's own
+// writes still rely on their invalidations, which the tests therefore check.
+const appRequests = new AsyncLocalStorage<true>();
+const WRITE_STATEMENT = /^\s*(insert|update|delete|replace)\b/i;
+
+function forgetCachesOnDirectWrites(db: AppDeps["db"]): void {
+  db.on("query-response", (_response: unknown, query: { sql?: string }) => {
+    if (!appRequests.getStore() && WRITE_STATEMENT.test(query.sql ?? "")) clearCaches(db);
   });
+}
+
+async function listen(deps: AppDeps): Promise<{ url: string; server: Server }> {
+  const server = createHttpServer(createApp(deps));
+  const [handle] = server.listeners("request") as RequestListener[];
+  server.removeAllListeners("request");
+  server.on("request", (req, res) => appRequests.run(true, () => handle(req, res)));
+  forgetCachesOnDirectWrites(deps.db);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
@@ -62,6 +89,7 @@ export async function startSecondServer(first: TestServer, env: Record<string, s
     EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: String(first.config.longPollTimeoutSeconds),
     RATE_LIMIT_USER_REQUESTS: String(first.config.rateLimit.userRequests),
     RATE_LIMIT_IP_REQUESTS: String(first.config.rateLimit.ipRequests),
+    RATE_LIMIT_AUTH_FAILURES: String(first.config.rateLimit.authFailures),
     ...(first.config.databaseUrl ? { DATABASE_URL: first.config.databaseUrl } : {}),
     ...(first.config.redisUrl ? { REDIS_URL: first.config.redisUrl, REDIS_PREFIX: first.config.redisPrefix } : {}),
     ...env,
@@ -84,7 +112,7 @@ let counter = 0;
 
 export const usingMysql = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
 
-async function freshDatabaseUrl(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
+export async function freshDatabaseUrl(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return { url: undefined, drop: async () => undefined };
   const name = `sb_test_${process.pid}_${Date.now() % 100000}_${counter++}`;
@@ -103,7 +131,10 @@ async function freshDatabaseUrl(): Promise<{ url: string | undefined; drop: () =
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}, options: { logDestination?: DestinationStream } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { logDestination?: DestinationStream } = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-"));
   const database = await freshDatabaseUrl();
   const config = loadConfig({
@@ -114,6 +145,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: "2",
     RATE_LIMIT_USER_REQUESTS: "100000",
     RATE_LIMIT_IP_REQUESTS: "100000",
+    RATE_LIMIT_AUTH_FAILURES: "100000",
     REDIS_PREFIX: `sbtest-${process.pid}-${Date.now()}-${counter}`,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
@@ -133,11 +165,24 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const member = await make("member@test.example", "Mel Member", ROLE.member);
   const other = await make("other@test.example", "Otto Other", ROLE.member);
   const guest = await make("guest@test.example", "Gus Guest", ROLE.guest);
-  const bot = await createBot(deps.db, realm.id, { email: "webhook-bot@test.example", fullName: "Webhook Bot", ownerId: owner.id, botType: BOT_TYPE.incomingWebhook });
-  const genericBot = await createBot(deps.db, realm.id, { email: "generic-bot@test.example", fullName: "Generic Bot", ownerId: member.id, botType: BOT_TYPE.generic });
+  const bot = await createBot(deps.db, realm.id, {
+    email: "webhook-bot@test.example",
+    fullName: "Webhook Bot",
+    ownerId: owner.id,
+    botType: BOT_TYPE.incomingWebhook,
+  });
+  const genericBot = await createBot(deps.db, realm.id, {
+    email: "generic-bot@test.example",
+    fullName: "Generic Bot",
+    ownerId: member.id,
+    botType: BOT_TYPE.generic,
+  });
   const general = await withTransaction(deps.db, async (trx) => {
     const stream = await insertChannel(trx, realm, owner, { name: "general", description: "Everyone" });
-    await upsertSubscriptions(trx, [owner.id, admin.id, member.id, other.id].map((user_id) => ({ user_id, stream_id: stream.id })));
+    await upsertSubscriptions(
+      trx,
+      [owner.id, admin.id, member.id, other.id].map((user_id) => ({ user_id, stream_id: stream.id })),
+    );
     return { id: stream.id, name: stream.name };
   });
   const { url, server } = await listen(deps);

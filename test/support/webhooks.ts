@@ -22,7 +22,14 @@ export interface StoredMessage {
 export async function postWebhook(
   server: TestServer,
   name: string,
-  options: { query?: Record<string, string | undefined>; headers?: Record<string, string>; body?: string | Buffer; contentType?: string; apiKey?: string | null; user?: TestUser } = {},
+  options: {
+    query?: Record<string, string | undefined>;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    contentType?: string;
+    apiKey?: string | null;
+    user?: TestUser;
+  } = {},
 ): Promise<WebhookResponse> {
   const query = new URLSearchParams();
   const apiKey = options.apiKey === undefined ? (options.user ?? server.users.bot).apiKey : options.apiKey;
@@ -52,5 +59,14 @@ export async function latestMessageId(server: TestServer): Promise<number> {
 export async function messagesSince(server: TestServer, afterId: number, senderId?: number): Promise<StoredMessage[]> {
   const q = server.db("messages").where("id", ">", afterId).orderBy("id");
   if (senderId !== undefined) q.andWhere("sender_id", senderId);
-  return (await q.select("id", "topic", "content", "type", "stream_id", "sender_id", "client", "dm_key")) as StoredMessage[];
+  return (await q.select(
+    "id",
+    "topic",
+    "content",
+    "type",
+    "stream_id",
+    "sender_id",
+    "client",
+    "dm_key",
+  )) as StoredMessage[];
 }

@@ -20,7 +20,9 @@ describe("EventQueues", () => {
     } finally {
       jest.restoreAllMocks();
     }
-    await expect(queues.getEvents(idle.queueId, 1, -1, true, () => false)).rejects.toMatchObject({ code: "BAD_EVENT_QUEUE_ID" });
+    await expect(queues.getEvents(idle.queueId, 1, -1, true, () => false)).rejects.toMatchObject({
+      code: "BAD_EVENT_QUEUE_ID",
+    });
     await expect(queues.getEvents(fresh.queueId, 1, -1, true, () => false)).resolves.toEqual([]);
   });
 
@@ -28,7 +30,9 @@ describe("EventQueues", () => {
     const q = queues.register({ ...base, userId: 2, eventTypes: ["typing"] });
     queues.deliver({ realmId: 1, userIds: [2], event: { type: "message", message: {} } });
     queues.deliver({ realmId: 1, userIds: [2], event: { type: "typing", op: "start" } });
-    expect(await queues.getEvents(q.queueId, 2, -1, true, () => false)).toEqual([{ type: "typing", op: "start", id: 0 }]);
+    expect(await queues.getEvents(q.queueId, 2, -1, true, () => false)).toEqual([
+      { type: "typing", op: "start", id: 0 },
+    ]);
   });
 
   it("delivers capability-gated events only to queues that declared the capability", async () => {

@@ -2,7 +2,10 @@
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 
-const hello = JSON.stringify({ featured_title: "Kelp forest", featured_url: "https://en.wikipedia.org/wiki/Kelp_forest" });
+const hello = JSON.stringify({
+  featured_title: "Kelp forest",
+  featured_url: "https://en.wikipedia.org/wiki/Kelp_forest",
+});
 
 describe("webhook authentication", () => {
   let server: TestServer;
@@ -11,7 +14,13 @@ describe("webhook authentication", () => {
   });
   afterAll(() => server.close());
 
-  async function expectError(res: Awaited<ReturnType<typeof postWebhook>>, status: number, code: string, msg: string, before: number) {
+  async function expectError(
+    res: Awaited<ReturnType<typeof postWebhook>>,
+    status: number,
+    code: string,
+    msg: string,
+    before: number,
+  ) {
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ result: "error", code, msg });
     expect(await messagesSince(server, before)).toEqual([]);
@@ -19,7 +28,13 @@ describe("webhook authentication", () => {
 
   it("answers 404 for an integration that does not exist", async () => {
     const before = await latestMessageId(server);
-    await expectError(await postWebhook(server, "nosuchthing", { body: hello }), 404, "NOT_FOUND", "No integration named 'nosuchthing'", before);
+    await expectError(
+      await postWebhook(server, "nosuchthing", { body: hello }),
+      404,
+      "NOT_FOUND",
+      "No integration named 'nosuchthing'",
+      before,
+    );
   });
 
   it("requires an api_key", async () => {
@@ -31,18 +46,42 @@ describe("webhook authentication", () => {
 
   it("rejects malformed and unknown keys", async () => {
     const before = await latestMessageId(server);
-    await expectError(await postWebhook(server, "helloworld", { body: hello, apiKey: "short" }), 401, "INVALID_API_KEY", "Malformed API key", before);
-    await expectError(await postWebhook(server, "helloworld", { body: hello, apiKey: "a".repeat(32) }), 401, "INVALID_API_KEY", "Invalid API key", before);
+    await expectError(
+      await postWebhook(server, "helloworld", { body: hello, apiKey: "short" }),
+      401,
+      "INVALID_API_KEY",
+      "Malformed API key",
+      before,
+    );
+    await expectError(
+      await postWebhook(server, "helloworld", { body: hello, apiKey: "a".repeat(32) }),
+      401,
+      "INVALID_API_KEY",
+      "Invalid API key",
+      before,
+    );
   });
 
   it("rejects a deactivated bot and a deactivated organization", async () => {
     const before = await latestMessageId(server);
     const bot = server.users.bot;
     await server.db("users").where("id", bot.id).update({ is_active: false });
-    await expectError(await postWebhook(server, "helloworld", { body: hello }), 401, "USER_DEACTIVATED", "Account is deactivated", before);
+    await expectError(
+      await postWebhook(server, "helloworld", { body: hello }),
+      401,
+      "USER_DEACTIVATED",
+      "Account is deactivated",
+      before,
+    );
     await server.db("users").where("id", bot.id).update({ is_active: true });
     await server.db("realms").where("id", server.realm.id).update({ deactivated: true });
-    await expectError(await postWebhook(server, "helloworld", { body: hello }), 401, "REALM_DEACTIVATED", "This organization has been deactivated", before);
+    await expectError(
+      await postWebhook(server, "helloworld", { body: hello }),
+      401,
+      "REALM_DEACTIVATED",
+      "This organization has been deactivated",
+      before,
+    );
     await server.db("realms").where("id", server.realm.id).update({ deactivated: false });
   });
 
@@ -65,7 +104,10 @@ describe("webhook authentication", () => {
     const res = await postWebhook(server, "helloworld", {
       body: hello,
       apiKey: null,
-      headers: { authorization: "Basic " + Buffer.from(`${server.users.member.email}:${server.users.bot.apiKey}`).toString("base64") },
+      headers: {
+        authorization:
+          "Basic " + Buffer.from(`${server.users.member.email}:${server.users.bot.apiKey}`).toString("base64"),
+      },
     });
     await expectError(res, 401, "INVALID_API_KEY", "Invalid API key", before);
   });
@@ -83,19 +125,34 @@ describe("webhook limits", () => {
     const body = JSON.stringify({ featured_title: "x".repeat(300), featured_url: "https://example.org/" });
     const res = await postWebhook(server, "helloworld", { body, query: { stream: "general" } });
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ result: "error", code: "REQUEST_TOO_LARGE", msg: "Request body is too large: the limit is 200 bytes" });
+    expect(res.body).toMatchObject({
+      result: "error",
+      code: "REQUEST_TOO_LARGE",
+      msg: "Request body is too large: the limit is 200 bytes",
+    });
     expect(await messagesSince(server, before)).toEqual([]);
   });
+});
 
-  it("rate-limits per user with 429 and Retry-After", async () => {
+// Its own server, so nothing else has counted against the limit: each delivery counts exactly once.
+describe("webhook rate limit", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_USER_REQUESTS: "3" });
+  });
+  afterAll(() => server.close());
+
+  it("allows exactly the configured number of deliveries, then answers 429 with Retry-After", async () => {
+    const before = await latestMessageId(server);
     const statuses: number[] = [];
     let last: Awaited<ReturnType<typeof postWebhook>> | undefined;
     for (let i = 0; i < 4; i++) {
       last = await postWebhook(server, "helloworld", { body: hello, query: { stream: "general" } });
       statuses.push(last.status);
     }
-    expect(statuses[statuses.length - 1]).toBe(429);
+    expect(statuses).toEqual([200, 200, 200, 429]);
     expect(last!.body).toMatchObject({ result: "error", code: "RATE_LIMIT_HIT", msg: "API usage exceeded rate limit" });
     expect(last!.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await messagesSince(server, before)).toHaveLength(3);
   });
 });

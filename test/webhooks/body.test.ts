@@ -5,7 +5,8 @@ import type { Manifest } from "../../src/webhooks/manifest";
 
 const FORM = "application/x-www-form-urlencoded";
 const manifest = (contentType: Manifest["contentType"]) => ({ contentType }) as Manifest;
-const parse = (mode: Manifest["contentType"], body: string, type: string) => parseWebhookBody(manifest(mode), Buffer.from(body), type);
+const parse = (mode: Manifest["contentType"], body: string, type: string) =>
+  parseWebhookBody(manifest(mode), Buffer.from(body), type);
 
 function code(fn: () => unknown): string {
   try {
@@ -35,7 +36,9 @@ describe("parseWebhookBody", () => {
     expect(parse("form-json", '{"a":1}', "application/json")).toEqual({ a: 1 });
     expect(parse("form-json", ' {"a":1}', FORM)).toEqual({ a: 1 });
     expect(parse("form-json", '{"a":1}', "text/plain")).toEqual({ a: 1 });
-    expect(code(() => parse("form-json", "text=hi", FORM))).toBe("400 REQUEST_VARIABLE_MISSING: Missing 'payload' argument");
+    expect(code(() => parse("form-json", "text=hi", FORM))).toBe(
+      "400 REQUEST_VARIABLE_MISSING: Missing 'payload' argument",
+    );
     expect(code(() => parse("form-json", "payload=%7Bnope", FORM))).toBe("400 INVALID_JSON: Malformed JSON");
     expect(code(() => parse("form-json", '{"a":', FORM))).toBe("400 INVALID_JSON: Malformed JSON");
   });

@@ -2,15 +2,43 @@
 import { compileTemplate, HELPER_NAMES } from "../../src/webhooks/helpers";
 import { escapeMarkdown, limitMarkdown, limitTopic } from "../../src/webhooks/markdown";
 
-const render = (source: string, view: unknown = {}, data: Record<string, unknown> = {}) => compileTemplate(source)(view, data, {});
+const render = (source: string, view: unknown = {}, data: Record<string, unknown> = {}) =>
+  compileTemplate(source)(view, data, {});
 
 describe("webhook template helpers", () => {
   it("exposes the documented helper names", () => {
-    expect(HELPER_NAMES).toEqual(expect.arrayContaining(["link", "mention", "code", "codeBlock", "quote", "commitList", "branch", "plural", "pluralCount", "relativeTime", "time", "escape", "limitMessage", "limitTopic", "shortSha", "json", "eq", "and", "or", "not", "default", "sentenceList"]));
+    expect(HELPER_NAMES).toEqual(
+      expect.arrayContaining([
+        "link",
+        "mention",
+        "code",
+        "codeBlock",
+        "quote",
+        "commitList",
+        "branch",
+        "plural",
+        "pluralCount",
+        "relativeTime",
+        "time",
+        "escape",
+        "limitMessage",
+        "limitTopic",
+        "shortSha",
+        "json",
+        "eq",
+        "and",
+        "or",
+        "not",
+        "default",
+        "sentenceList",
+      ]),
+    );
   });
 
   it("builds links with escaped text and safe URLs", () => {
-    expect(render("{{link url title}}", { url: "https://x.example/a (b)", title: "a [b] *c*" })).toBe("[a \\[b\\] \\*c\\*](https://x.example/a%20%28b%29)");
+    expect(render("{{link url title}}", { url: "https://x.example/a (b)", title: "a [b] *c*" })).toBe(
+      "[a \\[b\\] \\*c\\*](https://x.example/a%20%28b%29)",
+    );
     expect(render("{{link url title}}", { title: "no url" })).toBe("no url");
   });
 
@@ -22,13 +50,21 @@ describe("webhook template helpers", () => {
   });
 
   it("names branches, shortens SHAs and pluralizes", () => {
-    expect(render("{{branch a}} {{branch b}} {{branch c}}", { a: "refs/heads/feature/x", b: "refs/tags/v1.2", c: "main" })).toBe("feature/x v1.2 main");
+    expect(
+      render("{{branch a}} {{branch b}} {{branch c}}", { a: "refs/heads/feature/x", b: "refs/tags/v1.2", c: "main" }),
+    ).toBe("feature/x v1.2 main");
     expect(render("{{shortSha s}} {{shortSha s 7}}", { s: "0123456789abcdef0123" })).toBe("0123456789a 0123456");
-    expect(render("{{pluralCount 1 'commit'}}, {{pluralCount n 'commit'}}, {{plural n 'child' 'children'}}", { n: 3 })).toBe("1 commit, 3 commits, children");
+    expect(
+      render("{{pluralCount 1 'commit'}}, {{pluralCount n 'commit'}}, {{plural n 'child' 'children'}}", { n: 3 }),
+    ).toBe("1 commit, 3 commits, children");
   });
 
   it("lists commits with truncation after the limit", () => {
-    const commits = Array.from({ length: 23 }, (_, i) => ({ id: `${i}`.padStart(40, "f"), message: `Commit ${i}\nbody`, url: `https://git.example/${i}` }));
+    const commits = Array.from({ length: 23 }, (_, i) => ({
+      id: `${i}`.padStart(40, "f"),
+      message: `Commit ${i}\nbody`,
+      url: `https://git.example/${i}`,
+    }));
     const lines = render("{{commitList commits}}", { commits }).split("\n");
     expect(lines).toHaveLength(21);
     expect(lines[0]).toBe("* Commit 0 ([fffffffffff](https://git.example/0))");
@@ -38,13 +74,25 @@ describe("webhook template helpers", () => {
   it("formats times", () => {
     expect(render("{{time t}}", { t: "2025-03-14T09:26:53Z" })).toBe("<time:2025-03-14T09:26:53Z>");
     expect(render("{{datetime t}}", { t: 1741944413 })).toBe("2025-03-14 09:26:53 UTC");
-    expect(render("{{relativeTime t now}}", { t: "2025-03-14T09:00:00Z", now: "2025-03-14T12:00:00Z" })).toBe("3 hours ago");
+    expect(render("{{relativeTime t now}}", { t: "2025-03-14T09:00:00Z", now: "2025-03-14T12:00:00Z" })).toBe(
+      "3 hours ago",
+    );
   });
 
   it("has logic helpers and data variables", () => {
-    expect(render("{{#if (and a (or b c) (not d))}}yes{{/if}} {{default x 'none'}} {{#if (eq n 2)}}two{{/if}}", { a: 1, c: 1, n: 2 })).toBe("yes none two");
-    expect(render("{{sentenceList people 'login'}}", { people: [{ login: "a" }, { login: "b" }, { login: "c" }] })).toBe("a, b and c");
-    expect(render("{{@event}}/{{@options.branches}}", {}, { event: "push", options: { branches: "main" } })).toBe("push/main");
+    expect(
+      render("{{#if (and a (or b c) (not d))}}yes{{/if}} {{default x 'none'}} {{#if (eq n 2)}}two{{/if}}", {
+        a: 1,
+        c: 1,
+        n: 2,
+      }),
+    ).toBe("yes none two");
+    expect(
+      render("{{sentenceList people 'login'}}", { people: [{ login: "a" }, { login: "b" }, { login: "c" }] }),
+    ).toBe("a, b and c");
+    expect(render("{{@event}}/{{@options.branches}}", {}, { event: "push", options: { branches: "main" } })).toBe(
+      "push/main",
+    );
   });
 
   it("refuses unknown helpers at compile time", () => {

@@ -14,8 +14,22 @@ function writePlugin(root: string, folder: string, files: Record<string, string 
 }
 
 const manifest = (name: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ name, displayName: "X", description: "x", categories: ["misc"], eventSource: { fixed: "hello" }, defaultTopic: "t", events: { hello: {} }, ...extra });
-const good = (name: string) => ({ "integration.json": manifest(name), "schema.json": '{"type":"object"}', "templates/hello.hbs": "{{bold title}}", "doc.md": "# X" });
+  JSON.stringify({
+    name,
+    displayName: "X",
+    description: "x",
+    categories: ["misc"],
+    eventSource: { fixed: "hello" },
+    defaultTopic: "t",
+    events: { hello: {} },
+    ...extra,
+  });
+const good = (name: string) => ({
+  "integration.json": manifest(name),
+  "schema.json": '{"type":"object"}',
+  "templates/hello.hbs": "{{bold title}}",
+  "doc.md": "# X",
+});
 
 describe("integration loader", () => {
   let tmp: string;
@@ -44,12 +58,22 @@ describe("integration loader", () => {
 
   it("names each broken file and what is wrong with it", async () => {
     writePlugin(dir(), "fine", good("fine"));
-    writePlugin(dir(), "badfield", { ...good("badfield"), "integration.json": manifest("badfield", { categories: ["nonsense"], colour: "red" }) });
+    writePlugin(dir(), "badfield", {
+      ...good("badfield"),
+      "integration.json": manifest("badfield", { categories: ["nonsense"], colour: "red" }),
+    });
     writePlugin(dir(), "badhelper", { ...good("badhelper"), "templates/hello.hbs": "{{shout title}}" });
     writePlugin(dir(), "nodoc", { ...good("nodoc"), "doc.md": undefined });
     writePlugin(dir(), "misnamed", good("othername"));
-    writePlugin(dir(), "extra", { ...good("extra"), "templates/unused.hbs": "x", "templates/hello.hbs": "{{> missing}}" });
-    writePlugin(dir(), "notemplate", { ...good("notemplate"), "integration.json": manifest("notemplate", { events: { hello: {}, bye: { topic: "{{#if}}" } } }) });
+    writePlugin(dir(), "extra", {
+      ...good("extra"),
+      "templates/unused.hbs": "x",
+      "templates/hello.hbs": "{{> missing}}",
+    });
+    writePlugin(dir(), "notemplate", {
+      ...good("notemplate"),
+      "integration.json": manifest("notemplate", { events: { hello: {}, bye: { topic: "{{#if}}" } } }),
+    });
     writePlugin(dir(), "badjson", { ...good("badjson"), "integration.json": "{ nope" });
     const lines = await problems();
     const has = (re: RegExp) => expect(lines.find((l) => re.test(l)) ?? lines).toEqual(expect.stringMatching(re));
@@ -59,7 +83,9 @@ describe("integration loader", () => {
     has(/^integrations\/nodoc\/doc\.md: file not found/);
     has(/^integrations\/misnamed\/integration\.json: \/name: 'othername' must equal the folder name 'misnamed'$/);
     has(/^integrations\/extra\/templates\/unused\.hbs: not used by any event/);
-    has(/^integrations\/extra\/templates\/hello\.hbs: uses partial 'missing' but templates\/_missing\.hbs does not exist$/);
+    has(
+      /^integrations\/extra\/templates\/hello\.hbs: uses partial 'missing' but templates\/_missing\.hbs does not exist$/,
+    );
     has(/^integrations\/notemplate\/integration\.json: \/events\/bye: template templates\/bye\.hbs not found$/);
     has(/^integrations\/notemplate\/integration\.json: \/events\/bye\/topic: /);
     has(/^integrations\/badjson\/integration\.json: not valid JSON: /);
@@ -67,7 +93,10 @@ describe("integration loader", () => {
   });
 
   it("refuses a branchPath without a documented branches option and reserved option names", async () => {
-    writePlugin(dir(), "git", { ...good("git"), "integration.json": manifest("git", { branchPath: "ref", urlOptions: [{ key: "stream", description: "no" }] }) });
+    writePlugin(dir(), "git", {
+      ...good("git"),
+      "integration.json": manifest("git", { branchPath: "ref", urlOptions: [{ key: "stream", description: "no" }] }),
+    });
     expect(await problems()).toEqual([
       "integrations/git/integration.json: /urlOptions: 'stream' is a framework parameter",
       "integrations/git/integration.json: /urlOptions: branchPath is set, so document a 'branches' URL option",

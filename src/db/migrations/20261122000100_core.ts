@@ -1,8 +1,12 @@
 // Core schema: realms, users, user groups, channels, subscriptions, messages, per-user message rows.
 import type { Knex } from "knex";
 
+// The setting columns as they were when this migration was written. Migrations are history: this
+// copy stays frozen, and the running code keeps its own lists (services/channels/groupSettings.ts,
+// services/realms/realms.ts); a later setting is added by a new migration.
+
 /** The channel permission settings; each holds the id of a user group (system, named or anonymous). */
-export const CHANNEL_GROUP_SETTINGS = [
+const CHANNEL_GROUP_SETTINGS = [
   "can_add_subscribers_group",
   "can_remove_subscribers_group",
   "can_administer_channel_group",
@@ -17,7 +21,7 @@ export const CHANNEL_GROUP_SETTINGS = [
 ] as const;
 
 /** Realm-level permission settings, also user-group ids. */
-export const REALM_GROUP_SETTINGS = [
+const REALM_GROUP_SETTINGS = [
   "can_create_public_channel_group",
   "can_create_private_channel_group",
   "can_create_web_public_channel_group",
@@ -157,7 +161,17 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ["user_messages", "messages", "subscriptions", "streams", "user_group_subgroups", "user_group_members", "user_groups", "users", "realms"]) {
+  for (const table of [
+    "user_messages",
+    "messages",
+    "subscriptions",
+    "streams",
+    "user_group_subgroups",
+    "user_group_members",
+    "user_groups",
+    "users",
+    "realms",
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -80,7 +80,15 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ["muted_users", "linkifiers", "reactions", "client_devices", "push_device_tokens", "custom_profile_field_values", "custom_profile_fields"]) {
+  for (const table of [
+    "muted_users",
+    "linkifiers",
+    "reactions",
+    "client_devices",
+    "push_device_tokens",
+    "custom_profile_field_values",
+    "custom_profile_fields",
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -1,0 +1,67 @@
+// Basecamp's rich text (Trix HTML: div, br, strong, em, a, ul/ol/li, blockquote, pre, h1,
+// bc-attachment for mentions and files) → Markdown for a quote block. Only those tags matter;
+// any other tag is dropped and its text kept.
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === "#") {
+      const code = name[1].toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`, "i").exec(tag)?.[1];
+
+export function htmlToMarkdown(html: unknown): string {
+  if (typeof html !== "string") return "";
+  let s = html.replace(/\r\n?/g, "\n");
+  // Mentions and attachments: <bc-attachment content-type="application/vnd.basecamp.mention">…<figcaption>Ann</figcaption>…
+  s = s.replace(/<bc-attachment\b([^>]*)>([\s\S]*?)<\/bc-attachment>/gi, (_m, tag: string, inner: string) => {
+    const caption = /<figcaption[^>]*>([\s\S]*?)<\/figcaption>/i
+      .exec(inner)?.[1]
+      ?.replace(/<[^>]+>/g, "")
+      .trim();
+    if (/mention/i.test(attr(tag, "content-type") ?? "")) return caption ? `@${caption}` : "@someone";
+    const name = caption || attr(tag, "filename") || "attachment";
+    return `(attachment: ${name})`;
+  });
+  s = s
+    .replace(
+      /<pre[^>]*>([\s\S]*?)<\/pre>/gi,
+      (_m, code: string) => `\n\`\`\`\n${code.replace(/<br\s*\/?>/gi, "\n")}\n\`\`\`\n`,
+    )
+    .replace(/<a\b([^>]*)>([\s\S]*?)<\/a>/gi, (_m, tag: string, label: string) => {
+      const href = attr(tag, "href");
+      const text = label.replace(/<[^>]+>/g, "").trim();
+      return href && /^https?:\/\//i.test(decodeEntities(href)) ? `[${text || href}](${href})` : text;
+    })
+    .replace(/<\/?(strong|b)>/gi, "**")
+    .replace(/<\/?(em|i)>/gi, "*")
+    .replace(/<(s|del|strike)>|<\/(s|del|strike)>/gi, "~~")
+    .replace(/<h[1-6][^>]*>([\s\S]*?)<\/h[1-6]>/gi, "\n**$1**\n")
+    .replace(
+      /<blockquote[^>]*>([\s\S]*?)<\/blockquote>/gi,
+      (_m, body: string) =>
+        `\n${body
+          .replace(/<br\s*\/?>|<\/div>/gi, "\n")
+          .replace(/<[^>]+>/g, "")
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => `> ${l.trim()}`)
+          .join("\n")}\n`,
+    )
+    .replace(/<li[^>]*>/gi, "\n* ")
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<\/(ul|ol)>/gi, "\n\n")
+    .replace(/<\/(div|p)>/gi, "\n")
+    .replace(/<[^>]+>/g, "");
+  return decodeEntities(s)
+    .split("\n")
+    .map((l) => l.replace(/\s+$/, ""))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

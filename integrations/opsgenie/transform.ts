@@ -1,0 +1,75 @@
+// Opsgenie's webhook puts the action in `action` and the alert in `alert`, but the alert's
+// fields vary by action (an Escalate carries only the alert's id) and its timestamps mix units
+// (createdAt in milliseconds, updatedAt in nanoseconds). This works out the topic, a readable
+// action name for actions the templates don't know, the tag lists and how long a closed alert
+// was open.
+import type { TransformContext } from "../../src/webhooks/plugin";
+
+interface Alert {
+  alertId?: string;
+  tinyId?: string;
+  alias?: string;
+  message?: string;
+  priority?: string | number;
+  createdAt?: number;
+  updatedAt?: number;
+  addedTags?: string;
+  removedTags?: string;
+}
+
+/** "AddRecipient" → "add recipient", "UnAcknowledge" → "unacknowledge". */
+export function humanize(action: string): string {
+  return action
+    .replace(/^UnAcknowledge$/, "Unacknowledge")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+}
+
+/** Opsgenie timestamps: seconds, milliseconds or nanoseconds → milliseconds. */
+export function toMillis(value: unknown): number | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return undefined;
+  if (value > 1e17) return Math.round(value / 1e6);
+  if (value < 1e11) return value * 1000;
+  return value;
+}
+
+export function duration(ms: number): string {
+  let rest = Math.round(ms / 60000);
+  if (rest < 1) return "less than a minute";
+  const parts: string[] = [];
+  for (const [size, unit] of [
+    [1440, "day"],
+    [60, "hour"],
+    [1, "minute"],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0 && parts.length < 2) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`);
+  }
+  return parts.join(" ");
+}
+
+const tagList = (csv: string | undefined) =>
+  (csv ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+
+export default function transform(payload: { action?: string; alert?: Alert }, _context: TransformContext) {
+  const alert = payload.alert ?? {};
+  const created = toMillis(alert.createdAt);
+  const updated = toMillis(alert.updatedAt);
+  const priority = alert.priority === undefined || alert.priority === "" ? undefined : String(alert.priority);
+  return {
+    topic:
+      alert.message || alert.alias || (alert.tinyId ? `Alert #${alert.tinyId}` : `Alert ${alert.alertId ?? ""}`.trim()),
+    actionName: humanize(payload.action ?? "update"),
+    priorityLabel: priority && /^\d$/.test(priority) ? `P${priority}` : priority,
+    added: tagList(alert.addedTags),
+    removed: tagList(alert.removedTags),
+    openFor:
+      payload.action === "Close" && created !== undefined && updated !== undefined && updated >= created
+        ? duration(updated - created)
+        : undefined,
+  };
+}

@@ -1,0 +1,78 @@
+// Semaphore sends two shapes: Classic (`event`: build | deploy, a flat `result`) and 2.0
+// (no `event`; `pipeline`, `revision`, `blocks`). This derives what the templates show for
+// both: the result as emoji and verb, the run time, the workflow and commit links (2.0 only
+// gives ids and the repository URL) and the failed jobs.
+
+type Text = string | null | undefined;
+
+interface Job {
+  name?: Text;
+  result?: Text;
+}
+
+interface Payload {
+  result?: Text;
+  started_at?: Text;
+  finished_at?: Text;
+  organization?: { name?: Text } | null;
+  repository?: { url?: Text } | null;
+  workflow?: { id?: Text } | null;
+  revision?: { commit_sha?: Text; pull_request?: { number?: Text | number } | null } | null;
+  pipeline?: { id?: Text; result?: Text; running_at?: Text; created_at?: Text; done_at?: Text } | null;
+  blocks?: { name?: Text; jobs?: Job[] | null }[] | null;
+}
+
+const RESULTS: Record<string, { emoji: string; word: string }> = {
+  passed: { emoji: ":check:", word: "passed" },
+  failed: { emoji: ":cross_mark:", word: "failed" },
+  stopped: { emoji: ":stop_button:", word: "was stopped" },
+  canceled: { emoji: ":stop_button:", word: "was canceled" },
+  pending: { emoji: ":gear:", word: "is pending" },
+};
+
+const FAILED_JOBS_SHOWN = 5;
+
+/** "45 s", "2 min 5 s", "1 h 3 min" between two timestamps (Semaphore's "1970-…" placeholders excluded). */
+export function duration(from: Text, to: Text): string | undefined {
+  const start = Date.parse(from ?? "");
+  const ms = Date.parse(to ?? "") - start;
+  if (!Number.isFinite(ms) || ms < 0 || start <= 0) return undefined;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  const minutes = Math.floor((s % 3600) / 60);
+  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
+}
+
+function repoPage(repoUrl: Text, kind: "commit" | "pull", id: Text | number | undefined): string | undefined {
+  if (!repoUrl || !/^https?:\/\//.test(repoUrl) || id === undefined || id === null || id === "") return undefined;
+  const base = repoUrl.replace(/\.git$/, "").replace(/\/$/, "");
+  if (base.includes("bitbucket")) return `${base}/${kind === "commit" ? "commits" : "pull-requests"}/${id}`;
+  if (base.includes("gitlab")) return `${base}/-/${kind === "commit" ? "commit" : "merge_requests"}/${id}`;
+  return `${base}/${kind}/${id}`;
+}
+
+export default function transform(payload: Payload) {
+  const pipeline = payload.pipeline;
+  const status = (pipeline?.result ?? payload.result ?? "unknown").toLowerCase();
+  const failed = (payload.blocks ?? []).flatMap((block) =>
+    (block.jobs ?? []).filter((job) => job.result === "failed").map((job) => job.name ?? "(unnamed job)"),
+  );
+  // The organization name is the semaphoreci.com subdomain: only letters, digits and dashes.
+  const org = /^[a-z0-9-]+$/i.test(payload.organization?.name ?? "") ? payload.organization?.name : undefined;
+  return {
+    result: RESULTS[status] ?? { emoji: ":question:", word: `ended as ${status}` },
+    took: pipeline
+      ? duration(pipeline.running_at ?? pipeline.created_at, pipeline.done_at)
+      : duration(payload.started_at, payload.finished_at),
+    workflowUrl:
+      org && payload.workflow?.id
+        ? `https://${org}.semaphoreci.com/workflows/${payload.workflow.id}` +
+          (pipeline?.id ? `?pipeline_id=${pipeline.id}` : "")
+        : undefined,
+    commitUrl: repoPage(payload.repository?.url, "commit", payload.revision?.commit_sha),
+    pullRequestUrl: repoPage(payload.repository?.url, "pull", payload.revision?.pull_request?.number),
+    failedJobs: failed.slice(0, FAILED_JOBS_SHOWN),
+    moreFailedJobs: Math.max(0, failed.length - FAILED_JOBS_SHOWN),
+  };
+}

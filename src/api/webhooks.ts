@@ -1,0 +1,70 @@
+// POST /api/v1/external/:name — the webhook front door, thin on purpose: find the integration,
+// authenticate, read the raw body, hand it to the webhook service (pipeline, de-duplication,
+// posting), answer, and record the delivery in the log once the answer is written. HEAD/GET answer set-up probes for integrations that declare `setupProbe`.
+import type { Context } from "koa";
+import { Router } from "@koa/router";
+import type { AppDeps } from "../deps";
+import { Errors } from "../errors";
+import { authenticateWebhook, parseBasicAuth } from "../http/auth";
+import { parseUrlencoded, readRawBody } from "../http/bodyParser";
+import { ok } from "../http/envelope";
+import type { DeliveryTrace } from "../services/webhooks/ingest";
+
+function headerMap(ctx: Context): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(ctx.headers))
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  return out;
+}
+
+export function webhookRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: "/api/v1/external" });
+
+  // Services that check the URL before saving it (Trello, Intercom…). A key, when given, must be
+  // valid; nothing is posted. Other integrations do not answer GET (@koa/router routes HEAD here too).
+  router.get("/:name", async (ctx, next) => {
+    const integration = deps.integrations.get(ctx.params.name);
+    if (!integration?.manifest.setupProbe) return next();
+    const query = parseUrlencoded(ctx.querystring, "Query string");
+    if (query.api_key !== undefined || parseBasicAuth(ctx.get("authorization")))
+      await authenticateWebhook(deps, ctx, query);
+    ok(ctx);
+  });
+
+  router.post("/:name", async (ctx) => {
+    const integration = deps.integrations.get(ctx.params.name);
+    if (!integration) throw Errors.notFound(`No integration named '${ctx.params.name}'`);
+    const query = parseUrlencoded(ctx.querystring, "Query string");
+    const { user: bot, realm } = await authenticateWebhook(deps, ctx, query);
+    const startedMs = Date.now();
+    const headers = headerMap(ctx);
+    const trace: DeliveryTrace = {};
+    let body: Buffer = Buffer.alloc(0);
+    // Logged once the answer is written (status and error code final): never in the answer's way.
+    ctx.res.once("close", () => {
+      const answer = (ctx.body ?? {}) as { result?: string; code?: string; msg?: string };
+      const failed = answer.result === "error";
+      deps.webhookOps.log.record({
+        realmId: realm.id,
+        botId: bot.id,
+        integration: integration.name,
+        ...trace,
+        startedMs,
+        finishedMs: Date.now(),
+        status: ctx.status,
+        code: failed ? answer.code : undefined,
+        outcome: failed ? "error" : (trace.outcome ?? "ignored"),
+        error: failed ? answer.msg : undefined,
+        headers,
+        query,
+        body,
+        signatureHeader: integration.manifest.signature?.header,
+      });
+    });
+    body = await readRawBody(ctx, deps.config.limits.maxWebhookBodyBytes);
+    await deps.webhookOps.ingest({ integration, realm, bot, path: ctx.path, headers, query, body }, trace);
+    ok(ctx);
+  });
+
+  return router;
+}

@@ -1,0 +1,36 @@
+// JSON from users (request bodies, JSON-encoded parameters, webhook payloads) is parsed only after
+// a linear scan has bounded its nesting: deep nesting is cheap to send and makes recursive code
+// (JSON.stringify, schema validation, templates) overflow the stack.
+
+/** Deepest array/object nesting accepted in any user-supplied JSON. */
+export const MAX_JSON_DEPTH = 100;
+
+export class JsonTooDeepError extends Error {
+  constructor(readonly limit: number) {
+    super(`JSON is nested too deeply: the limit is ${limit} levels`);
+  }
+}
+
+/** True when `text` nests arrays/objects deeper than `limit` (strings are skipped; one pass). */
+export function jsonTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** JSON.parse with the nesting bound; throws SyntaxError or JsonTooDeepError. */
+export function parseJson(text: string, limit = MAX_JSON_DEPTH): unknown {
+  if (jsonTooDeep(text, limit)) throw new JsonTooDeepError(limit);
+  return JSON.parse(text);
+}

@@ -1,0 +1,144 @@
+// Initial state returned by POST /register, one provider per `fetch_event_types` entry.
+// A feature that has state clients need adds its provider here.
+import type { Queryable } from "../../db/knex";
+import { latestMessageId } from "../../db/messages";
+import { bool, type RealmRow, type UserRow } from "../../db/rows";
+import { listRealmUsers } from "../../db/users";
+import { otherChannelsOfUser, userSubscriptions } from "../channels/format";
+import type { IntegrationRegistry } from "../../webhooks/registry";
+import { realmEmojiState } from "../uploads/realmEmoji";
+import { listFolders } from "../channels/folders";
+import { SERVER_CONSTANTS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../realms/serverInfo";
+import { formatUser } from "../users/format";
+import { userObjects } from "../users/directory";
+import { realmProfileFields } from "../profileFields/fields";
+import { FIELD_TYPE_INFO } from "../profileFields/types";
+import { realmLinkifiers } from "../linkifiers/linkifiers";
+import { mutedUsersState } from "../users/mutedUsers";
+import { realmIconUrl, realmUrl } from "../realms/realms";
+
+export interface StateContext {
+  q: Queryable;
+  realm: RealmRow;
+  user: UserRow;
+  externalUrl: string;
+  longPollTimeoutSeconds: number;
+  includeSubscribers: boolean;
+  /** The queue's client_capabilities (e.g. linkifier_url_template). */
+  clientCapabilities?: Record<string, boolean>;
+  /** The webhook integrations, for `realm_incoming_webhook_bots`. */
+  integrations?: IntegrationRegistry;
+}
+
+/**
+ * An integration as the reference's clients read it to build webhook URLs: its URL options carry
+ * the reference's validator name (ours are all strings); `config_options` (bot-level settings
+ * the reference stores per bot) do not exist here.
+ */
+function incomingWebhookBot(integration: ReturnType<IntegrationRegistry["all"]>[number]): Record<string, unknown> {
+  const events = [...integration.events.keys()].filter((key) => key !== "*").sort();
+  return {
+    name: integration.name,
+    display_name: integration.manifest.displayName,
+    all_event_types: events.length > 0 ? events : null,
+    config_options: [],
+    url_options: (integration.manifest.urlOptions ?? []).map((o) => ({
+      key: o.key,
+      label: o.description,
+      validator: "check_string",
+    })),
+  };
+}
+
+type Provider = (ctx: StateContext) => Promise<Record<string, unknown>>;
+
+export const stateProviders: Record<string, Provider> = {
+  async custom_profile_fields({ q, realm }) {
+    return {
+      custom_profile_fields: await realmProfileFields(q, realm.id),
+      custom_profile_field_types: FIELD_TYPE_INFO,
+    };
+  },
+  async realm_linkifiers({ q, realm, clientCapabilities }) {
+    // Clients that do not understand URL templates get an empty list, as in the reference.
+    return { realm_linkifiers: clientCapabilities?.linkifier_url_template ? await realmLinkifiers(q, realm.id) : [] };
+  },
+  async muted_users({ q, user }) {
+    return { muted_users: await mutedUsersState(q, user.id) };
+  },
+  async realm({ realm, externalUrl, longPollTimeoutSeconds }) {
+    return {
+      ...SERVER_CONSTANTS,
+      realm_name: realm.name,
+      realm_description: realm.description,
+      // The organization's own URL (its subdomain), as the reference's clients build links from it.
+      realm_url: realmUrl(realm, externalUrl),
+      realm_uri: realmUrl(realm, externalUrl),
+      realm_icon: realmIconUrl(realmUrl(realm, externalUrl)),
+      realm_icon_source: "G",
+      realm_empty_topic_display_name: realm.empty_topic_display_name,
+      realm_enable_spectator_access: bool(realm.enable_spectator_access),
+      realm_message_retention_days: realm.message_retention_days ?? -1,
+      event_queue_longpoll_timeout_seconds: longPollTimeoutSeconds,
+    };
+  },
+  async message({ q, realm }) {
+    return { max_message_id: await latestMessageId(q, realm.id) };
+  },
+  async subscription({ q, realm, user, includeSubscribers }) {
+    return {
+      subscriptions: await userSubscriptions(q, realm, user, includeSubscribers),
+      ...(await otherChannelsOfUser(q, realm, user, includeSubscribers)),
+    };
+  },
+  async realm_user({ q, realm, user }) {
+    // Bots are users too (`is_bot: true`); the system bots live outside the organization in the
+    // reference, so they are not listed.
+    const users = (await listRealmUsers(q, realm.id)).filter((u) => !bool(u.is_system_bot));
+    return {
+      // profile_data included, as the reference sends it
+      realm_users: await userObjects(
+        q,
+        realm,
+        user,
+        users.filter((u) => bool(u.is_active)),
+        true,
+      ),
+      realm_non_active_users: await userObjects(
+        q,
+        realm,
+        user,
+        users.filter((u) => !bool(u.is_active)),
+        true,
+      ),
+    };
+  },
+  async realm_incoming_webhook_bots({ integrations }) {
+    return { realm_incoming_webhook_bots: (integrations?.all() ?? []).map(incomingWebhookBot) };
+  },
+  async channel_folders({ q, realm }) {
+    return { channel_folders: await listFolders(q, realm, true) };
+  },
+  async realm_bot({ q, realm, user }) {
+    const users = await listRealmUsers(q, realm.id);
+    return { realm_bots: users.filter((u) => bool(u.is_bot) && u.bot_owner_id === user.id).map((u) => formatUser(u)) };
+  },
+  async realm_emoji({ q, realm }) {
+    return { realm_emoji: await realmEmojiState(q, realm.id) };
+  },
+};
+
+export async function buildRegisterState(
+  ctx: StateContext,
+  fetchTypes: string[] | null,
+): Promise<Record<string, unknown>> {
+  const state: Record<string, unknown> = {
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+  };
+  for (const [name, provider] of Object.entries(stateProviders)) {
+    if (fetchTypes === null || fetchTypes.includes(name)) Object.assign(state, await provider(ctx));
+  }
+  return state;
+}

@@ -1,0 +1,182 @@
+// The webhook service: what happens to a delivery once the pipeline has read it. One entry point,
+// deliverWebhook, owns everything with side effects: direct messages to the bot's owner about a
+// misconfigured webhook, the unsupported-event answer (logged and counted), resolving the URL's
+// channel (once, reused for every message; a missing one is a 200 and a notice, as in the reference),
+// direct-to-owner events, the length limits, storing all messages in one transaction and publishing
+// their events after the commit. A delivery whose sender
+// id (manifest `deliveryId`) was already posted within the window is a redelivery: not posted again.
+import type { AppDeps } from "../../deps";
+import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
+import { findStreamById, findStreamByName } from "../../db/streams";
+import { withTransaction } from "../../db/transaction";
+import { claimDeliveryId, releaseDeliveryId, type ClaimKey } from "../../db/webhookOps";
+import { ApiError } from "../../errors";
+import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
+import type { Outcome, RenderedMessage } from "../../webhooks/pipeline";
+import type { Integration } from "../../webhooks/registry";
+import { sendMessageInTransaction, type Destination } from "../messages/send";
+import { noticeText, OwnerNotices } from "./notices";
+
+/** What the pipeline produced for a request, or what it threw. */
+export type PipelineResult = { outcome: Outcome } | { error: unknown };
+
+/** Runs the (synchronous, pure) pipeline and keeps its error instead of throwing it. */
+export function settle(run: () => Outcome): PipelineResult {
+  try {
+    return { outcome: run() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+export interface WebhookDelivery {
+  integration: Integration;
+  realm: RealmRow;
+  /** The authenticated bot (or a human's key: messages without a channel then go to that user). */
+  bot: UserRow;
+  /** The request path, quoted in the owner's notice about a missing event header. */
+  path: string;
+  /** The URL's `stream` parameter: a channel name, or an ID when all digits. */
+  stream?: string;
+  result: PipelineResult;
+  /** A replay from the delivery log: posted even if the sender's delivery id was seen. */
+  replay?: boolean;
+}
+
+export type DeliveryResult =
+  { kind: "posted"; messageIds: number[] } | { kind: "ignored"; reason: string } | { kind: "duplicate" };
+
+export const clientName = (integration: Integration) =>
+  `Zulip${integration.manifest.displayName.replace(/[^A-Za-z0-9]/g, "")}Webhook`;
+
+/** `stream` URL value → channel name or ID; undefined when absent or blank. */
+export function parseStreamParam(raw: string | undefined): string | number | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** The one place webhook messages are cut to the server's limits (closing an open code fence). */
+const withinLimits = (m: RenderedMessage): RenderedMessage => ({
+  ...m,
+  topic: limitTopic(m.topic),
+  content: limitMarkdown(m.content),
+});
+
+/** The delivery log's `ignored_reason` when the URL's channel does not exist. */
+const MISSING = "missing channel";
+
+export type DeliverWebhook = (delivery: WebhookDelivery) => Promise<DeliveryResult>;
+
+/** Builds the app's deliverWebhook (it keeps the owner notices' rate-limit memory). */
+export function createWebhookDelivery(
+  deps: Pick<AppDeps, "db" | "bus" | "logger" | "integrations"> & { config: Pick<AppDeps["config"], "webhookLog"> },
+): DeliverWebhook {
+  const dedupWindowMs = deps.config.webhookLog.dedupWindowSeconds * 1000;
+  const notices = new OwnerNotices(deps);
+  const unsupportedLog = deps.logger.child({ logger: "webhooks.unsupported" });
+
+  /** Misconfigurations the bot owner can fix get a (rate-limited) direct message too. */
+  async function noticeFailure(d: WebhookDelivery, err: unknown): Promise<void> {
+    if (!(err instanceof ApiError)) return;
+    const { name, manifest } = d.integration;
+    if (err.code === "INVALID_JSON")
+      await notices.send(d.realm, d.bot, `json:${name}`, noticeText.invalidJson(d.bot, manifest.displayName));
+    else if (err.code === "MISSING_HTTP_EVENT_HEADER") {
+      const text = noticeText.missingHeader(d.bot, manifest.displayName, d.path, String(err.extra.header));
+      await notices.send(d.realm, d.bot, `header:${name}`, text);
+    }
+  }
+
+  function unsupported(integration: Integration, eventType: string): ApiError {
+    const count = deps.integrations.countUnsupported(integration.name);
+    unsupportedLog.info({ integration: integration.name, eventType, count }, "unsupported webhook event");
+    const { displayName } = integration.manifest;
+    return new ApiError(
+      "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      `The '${eventType}' event isn't currently supported by the ${displayName} webhook; ignoring`,
+      { webhook_name: displayName, event_type: eventType },
+    );
+  }
+
+  /**
+   * The URL's channel, looked up once. A missing one is not an error, as in the reference: the
+   * sender (GitHub…) would mark the delivery failed for what only the bot owner can fix, so the
+   * owner is told instead and the answer is a 200.
+   */
+  async function resolveChannel(d: WebhookDelivery): Promise<StreamRow | typeof MISSING | undefined> {
+    const wanted = parseStreamParam(d.stream);
+    if (wanted === undefined) return undefined;
+    const channel =
+      typeof wanted === "number"
+        ? await findStreamById(deps.db, d.realm.id, wanted)
+        : await findStreamByName(deps.db, d.realm.id, wanted);
+    if (channel) return channel;
+    await notices.send(d.realm, d.bot, `stream:${wanted}`, noticeText.missingChannel(d.bot, wanted));
+    return MISSING;
+  }
+
+  return async function deliverWebhook(d: WebhookDelivery): Promise<DeliveryResult> {
+    if ("error" in d.result) {
+      await noticeFailure(d, d.result.error);
+      throw d.result.error;
+    }
+    const { outcome } = d.result;
+    if (outcome.kind === "unsupported") throw unsupported(d.integration, outcome.event.eventType);
+    if (outcome.kind === "ignored") return { kind: "ignored", reason: outcome.reason };
+
+    // The claim is a row under a unique key: it holds across processes and restarts.
+    const claimed: (ClaimKey & { at: number }) | undefined =
+      outcome.deliveryId && !d.replay && dedupWindowMs > 0
+        ? { botId: d.bot.id, integration: d.integration.name, deliveryId: outcome.deliveryId, at: Date.now() }
+        : undefined;
+    if (claimed && !(await claimDeliveryId(deps.db, claimed, claimed.at, dedupWindowMs))) return { kind: "duplicate" };
+    try {
+      const posted = await post(d, outcome.messages);
+      if (posted !== MISSING) return { kind: "posted", messageIds: posted };
+      // Nothing posted: once the owner creates the channel, a redelivery must not be a duplicate.
+      if (claimed) await releaseDeliveryId(deps.db, claimed, claimed.at).catch(() => undefined);
+      return { kind: "ignored", reason: MISSING };
+    } catch (err) {
+      // Nothing was posted: the sender's retry of this delivery must not count as a duplicate.
+      if (claimed) await releaseDeliveryId(deps.db, claimed, claimed.at).catch(() => undefined);
+      throw err;
+    }
+  };
+
+  /** Posts the messages; MISSING when the URL's channel does not exist and nothing was posted. */
+  async function post(d: WebhookDelivery, rendered: RenderedMessage[]): Promise<number[] | typeof MISSING> {
+    let messages = rendered.map(withinLimits);
+    // Direct-to-owner events (`direct` / `directWhen`) need no channel.
+    let channel = messages.some((m) => !m.direct) ? await resolveChannel(d) : undefined;
+    if (channel === MISSING) {
+      // The channel's messages are dropped (the owner was told); direct ones still go.
+      messages = messages.filter((m) => m.direct);
+      if (messages.length === 0) return MISSING;
+      channel = undefined;
+    }
+    const owner = d.bot.bot_owner_id ?? d.bot.id;
+    const { ids, notifications } = await withTransaction(deps.db, async (trx) => {
+      const all = [];
+      const ids: number[] = [];
+      for (const message of messages) {
+        const destination: Destination =
+          channel && !message.direct
+            ? { type: "stream", stream: channel.id, topic: message.topic, channel }
+            : { type: "private", to: [owner] };
+        const sent = await sendMessageInTransaction(trx, {
+          realm: d.realm,
+          sender: d.bot,
+          destination,
+          content: message.content,
+          client: clientName(d.integration),
+        });
+        ids.push(sent.id);
+        all.push(...sent.notifications);
+      }
+      return { ids, notifications: all };
+    });
+    await deps.bus.publish(notifications);
+    return ids;
+  }
+}

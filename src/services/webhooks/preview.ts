@@ -1,0 +1,71 @@
+// Preview: a delivery's input (integration, headers, query, body) through the same pipeline, with
+// the organization's overrides, answered with what would be posted. Nothing is posted, logged or
+// claimed, and signatures are not checked.
+import type { RealmRow } from "../../db/rows";
+import { ApiError, Errors } from "../../errors";
+import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
+import { runPipeline, type Outcome } from "../../webhooks/pipeline";
+import type { IntegrationRegistry } from "../../webhooks/registry";
+import { renderMarkdown } from "../messages/markdown";
+import type { WebhookOverrides } from "./overrides";
+
+export interface PreviewInput {
+  integration: string;
+  headers: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Buffer;
+}
+
+export interface PreviewResult {
+  outcome: "message" | "ignored" | "error";
+  event?: string;
+  event_key?: string;
+  messages: { topic: string; content: string; rendered_content: string; direct: boolean }[];
+  reason?: string;
+  error?: { code: string; msg: string };
+}
+
+const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+export async function previewDelivery(
+  integrations: IntegrationRegistry,
+  overrides: WebhookOverrides,
+  realm: RealmRow,
+  input: PreviewInput,
+): Promise<PreviewResult> {
+  const integration = integrations.get(input.integration);
+  if (!integration) throw Errors.notFound(`No integration named '${input.integration}'`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = asText(value);
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.query)) query[name] = asText(value);
+  let outcome: Outcome;
+  try {
+    outcome = runPipeline(integration, {
+      headers,
+      query,
+      body: input.body,
+      overrides: await overrides.forIntegration(realm.id, integration.name),
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { outcome: "error", messages: [], error: { code: err.code, msg: err.message } };
+  }
+  const event = { event: outcome.event?.eventType, event_key: "eventKey" in outcome ? outcome.eventKey : undefined };
+  if (outcome.kind === "unsupported") {
+    const { displayName } = integration.manifest;
+    const msg = `The '${outcome.event.eventType}' event isn't currently supported by the ${displayName} webhook; ignoring`;
+    return { outcome: "error", ...event, messages: [], error: { code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE", msg } };
+  }
+  if (outcome.kind === "ignored") return { outcome: "ignored", ...event, messages: [], reason: outcome.reason };
+  return {
+    outcome: "message",
+    ...event,
+    messages: outcome.messages.map((m) => ({
+      topic: limitTopic(m.topic),
+      content: limitMarkdown(m.content),
+      rendered_content: renderMarkdown(limitMarkdown(m.content)),
+      direct: m.direct === true,
+    })),
+  };
+}

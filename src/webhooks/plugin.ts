@@ -1,0 +1,30 @@
+// The one module a plugin's transform may import. Everything an integration author needs —
+// the transform's types, Markdown escaping, links, time, list and pattern helpers — is re-exported
+// here, so plugins never reach into other files of src/ (ESLint enforces it).
+export type { TransformContext, TransformFn } from "./registry";
+export {
+  escapeLinkText,
+  escapeMarkdown,
+  escapeUrl,
+  isHttpUrl,
+  limitMarkdown,
+  limitTopic,
+  neutraliseMarkdown,
+} from "./markdown";
+/** safeMarkdown(text): a transform's finished Markdown, inserted by `{{value}}` without escaping. */
+export { markdownLink, safeMarkdown, type SafeMarkdown } from "./helpers";
+export {
+  branchName,
+  codeBlock,
+  codeSpan,
+  commitList,
+  firstLine,
+  pluralize,
+  quoteBlock,
+  relativeTime,
+  sentenceList,
+  shortSha,
+  toDate,
+} from "./helpers";
+export { isBranchFilteredOut, parsePatternList } from "./events";
+export { readPath } from "./paths";

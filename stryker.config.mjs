@@ -1,0 +1,73 @@
+// Mutation testing (`npm run mutate`): StrykerJS with the Jest runner and the TypeScript checker,
+// scoped to the webhook framework, the HTTP contract layer and the permission services.
+// Incremental: results are reused from reports/stryker-incremental.json, so re-runs only test
+// mutants whose code or covering tests changed. Reports (HTML + JSON) go to reports/ (git-ignored).
+//
+// MUTATE_SCOPE=narrow (`npm run mutate:narrow`) limits the run to glob.ts and events.ts (a quick
+// score on a loaded machine); the default is the whole scope. Both pick their Jest test files explicitly so
+// the dry run does not execute the entire suite; "perTest" coverage then runs, for each mutant,
+// only the tests that reach it.
+import process from "node:process";
+
+const scopes = {
+  narrow: {
+    mutate: ["src/webhooks/glob.ts", "src/webhooks/events.ts"],
+    tests: ["test/webhooks/glob.test.ts", "test/webhooks/eventSource.test.ts"],
+    // The TypeScript checker costs a full type-check before the first mutant; the quick scope skips it.
+    checkers: [],
+  },
+  full: {
+    mutate: [
+      "src/webhooks/**/*.ts",
+      "src/http/**/*.ts",
+      "src/services/channels/subscriptionAccess.ts",
+      "src/services/messages/access.ts",
+    ],
+    tests: [
+      "test/webhooks/**/*.test.ts",
+      "test/unit/**/*.test.ts",
+      "test/api/httpEdges.test.ts",
+      "test/api/rateLimit.test.ts",
+      "test/api/authBeforeBody.test.ts",
+      "test/api/authThrottle.test.ts",
+      "test/api/subscriptions.test.ts",
+      "test/api/subscriptionsPermissions.test.ts",
+      "test/api/messages.test.ts",
+      "test/integrations.test.ts",
+    ],
+    checkers: ["typescript"],
+  },
+};
+const scope = scopes[process.env.MUTATE_SCOPE ?? "full"] ?? scopes.full;
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: "npm",
+  testRunner: "jest",
+  jest: {
+    projectType: "custom",
+    configFile: "jest.config.js",
+    // Servers start slowly on a loaded machine: hooks get more than the suite's 30 s.
+    config: { testMatch: scope.tests.map((t) => `<rootDir>/${t}`), testTimeout: 120000 },
+    enableFindRelatedTests: false,
+  },
+  checkers: scope.checkers,
+  tsconfigFile: "tsconfig.json",
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  coverageAnalysis: "perTest",
+  mutate: scope.mutate,
+  incremental: true,
+  incrementalFile: `reports/stryker-incremental-${process.env.MUTATE_SCOPE ?? "full"}.json`,
+  reporters: ["html", "json", "clear-text", "progress"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  concurrency: 2,
+  timeoutMS: 20000,
+  // The dry run starts real servers on a shared, loaded machine: give it room.
+  dryRunTimeoutMinutes: 30,
+  timeoutFactor: 3,
+  tempDirName: ".stryker-tmp",
+  ignorePatterns: ["data", "dist", "coverage", "reports", "test-output", "bench/results"],
+  cleanTempDir: true,
+  thresholds: { high: 90, low: 80, break: null },
+};

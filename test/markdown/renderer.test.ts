@@ -1,0 +1,43 @@
+// The renderer's own rules beyond the shared reference cases: custom emoji from the context,
+// unknown names, math errors, spoilers without a header, nested fences in quotes.
+import { renderMessageHtml } from "../../src/services/messages/markdown";
+
+describe("message Markdown renderer", () => {
+  it("renders a realm custom emoji as its image, before a Unicode emoji of the same name", () => {
+    const customEmoji = new Map([["octopus", { id: 7, url: "/user_avatars/2/emoji/images/7.png" }]]);
+    expect(renderMessageHtml("hi :octopus: :party_parrot:", { customEmoji })).toBe(
+      '<p>hi <img alt=":octopus:" class="emoji" src="/user_avatars/2/emoji/images/7.png" title="octopus">' +
+        " :party_parrot:</p>",
+    );
+    expect(renderMessageHtml(":octopus:")).toContain('class="emoji emoji-1f419"');
+  });
+
+  it("titles an emoji with spaces for underscores, and keeps unknown names as text", () => {
+    expect(renderMessageHtml(":thumbs_up: :nope_not_an_emoji:")).toBe(
+      '<p><span aria-label="thumbs up" class="emoji emoji-1f44d" role="img" title="thumbs up">:thumbs_up:</span>' +
+        " :nope_not_an_emoji:</p>",
+    );
+  });
+
+  it("renders a spoiler without a header and a quote holding a code block", () => {
+    expect(renderMessageHtml("```spoiler\nhidden\n```")).toBe(
+      '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n' +
+        "<p>hidden</p>\n</div></div>",
+    );
+    expect(renderMessageHtml("~~~quote\n```js\nlet x;\n```\n~~~")).toBe(
+      '<blockquote>\n<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code>let x;\n' +
+        "</code></pre></div>\n</blockquote>",
+    );
+  });
+
+  it("keeps raw HTML and script out of math, code and spoiler headers", () => {
+    const html = renderMessageHtml('$$\\text{<img src=x onerror="alert(1)">}$$');
+    expect(html).not.toContain("<img");
+    expect(renderMessageHtml("```spoiler <b>x</b>\ny\n```")).toContain("<p>&lt;b&gt;x&lt;/b&gt;</p>");
+  });
+
+  it("stays fast on pathological input (unclosed delimiters, long runs)", () => {
+    const inputs = ["$$".repeat(20000), ":a".repeat(20000), "`".repeat(20000) + "x", "~~~\n".repeat(5000)];
+    for (const input of inputs) expect(typeof renderMessageHtml(input)).toBe("string");
+  });
+});

@@ -1,0 +1,123 @@
+// `npm run cli -- delivery-to-fixture`: a logged delivery becomes a fixture case whose expected
+// file matches what the server posts for it (checked the way the generated suite checks fixtures).
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { loadFixtureCases } from "../../src/webhooks/fixtures";
+import { startTestServer, type TestServer } from "../support/harness";
+import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+
+const run = promisify(execFile);
+// Each CLI run is a fresh process that loads every plugin: slow on a busy machine.
+jest.setTimeout(180_000);
+const ROOT = path.join(__dirname, "../..");
+const githubPush = fs.readFileSync(path.join(ROOT, "fixtures/github/push__1_commit.json"), "utf8");
+
+describe("npm run cli -- delivery-to-fixture", () => {
+  let server: TestServer;
+  let fixturesDir: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    fixturesDir = fs.mkdtempSync(path.join(os.tmpdir(), "fixtures-"));
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(fixturesDir, { recursive: true, force: true });
+  });
+
+  async function cli(...args: string[]) {
+    const env = {
+      ...process.env,
+      DATA_DIR: server.config.dataDir,
+      LOG_LEVEL: "silent",
+      DATABASE_URL: server.config.databaseUrl ?? "",
+    };
+    try {
+      const out = await run(process.execPath, [require.resolve("tsx/cli"), "src/cli.ts", ...args], { env, cwd: ROOT });
+      return { ...out, code: 0 };
+    } catch (err) {
+      const e = err as { stdout: string; stderr: string; code: number };
+      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+    }
+  }
+
+  const newestId = async () => {
+    await server.deps.webhookOps.log.idle();
+    return (await server.as(server.users.owner).get("/webhooks/deliveries", { limit: 1 })).body.deliveries[0].id;
+  };
+
+  it("writes <event>__<variant>.json and an expected file the server agrees with", async () => {
+    await postWebhook(server, "github", {
+      body: githubPush,
+      query: { stream: "general" },
+      headers: { "X-GitHub-Event": "push", "X-GitHub-Delivery": "fixture-1" },
+    });
+    const id = await newestId();
+    const res = await cli(
+      "delivery-to-fixture",
+      "--id",
+      String(id),
+      "--name",
+      "from_log",
+      "--fixtures-dir",
+      fixturesDir,
+    );
+    expect(res.stderr.replace(/npm warn.*\n?/g, "")).toBe("");
+    expect(res.code).toBe(0);
+    const payloadPath = path.join(fixturesDir, "github", "push__from_log.json");
+    const expectedPath = path.join(fixturesDir, "github", "push__from_log.expected.json");
+    expect(JSON.parse(fs.readFileSync(payloadPath, "utf8"))).toEqual(JSON.parse(githubPush));
+    const expected = JSON.parse(fs.readFileSync(expectedPath, "utf8"));
+    expect(expected.headers).toEqual({ "x-github-delivery": "fixture-1" });
+
+    // Sent the way test/integrations.test.ts sends it, the server posts exactly what the file says.
+    const [fixture] = loadFixtureCases(fixturesDir, server.deps.integrations.get("github")!);
+    expect(fixture.name).toBe("push__from_log");
+    const before = await latestMessageId(server);
+    await postWebhook(server, "github", {
+      query: { stream: "general", ...fixture.query },
+      headers: { ...fixture.headers, "X-GitHub-Delivery": "fixture-2" },
+      body: fixture.body,
+      contentType: fixture.contentType,
+    });
+    const stored = (await messagesSince(server, before, server.users.bot.id)).map((m) => ({
+      topic: m.topic,
+      content: m.content,
+    }));
+    expect(stored.length).toBeGreaterThan(0);
+    expect(expected.messages ?? [{ topic: expected.topic, content: expected.content }]).toEqual(stored);
+
+    // An existing case is not overwritten; an unknown id is an error.
+    const again = await cli(
+      "delivery-to-fixture",
+      "--id",
+      String(id),
+      "--name",
+      "from_log",
+      "--fixtures-dir",
+      fixturesDir,
+    );
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain("already exists");
+    const missing = await cli("delivery-to-fixture", "--id", "99999999", "--fixtures-dir", fixturesDir);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("No delivery 99999999");
+  });
+
+  it("names a field-sourced event by its event key, and records an error answer", async () => {
+    await postWebhook(server, "helloworld", {
+      body: JSON.stringify({ event: "goodbye" }),
+      query: { stream: "general" },
+    });
+    const id = await newestId();
+    const res = await cli("delivery-to-fixture", "--id", String(id), "--fixtures-dir", fixturesDir);
+    expect(res.stderr.replace(/npm warn.*\n?/g, "")).toBe("");
+    expect(res.code).toBe(0);
+    const expected = JSON.parse(
+      fs.readFileSync(path.join(fixturesDir, "helloworld", `goodbye__delivery${id}.expected.json`), "utf8"),
+    );
+    expect(expected).toEqual({ error: expect.objectContaining({ status: 400, code: "INVALID_PAYLOAD" }) });
+  });
+});
