@@ -51,6 +51,8 @@ class CacheRegistry {
     key: string,
     tagsOf: (value: V) => string[],
     load: () => Promise<V | undefined>,
+    /** false: answer with the value but do not keep it (e.g. a deactivated user, so a reactivation is seen at once). */
+    keep: (value: V) => boolean = () => true,
   ): Promise<V | undefined> {
     const entries = this.entries(cache);
     const hit = entries.get(key);
@@ -61,7 +63,8 @@ class CacheRegistry {
     }
     const generation = this.generation;
     const value = await load();
-    if (value === undefined || generation !== this.generation) return value; // misses are not cached
+    // Misses are not cached, nor values the caller rules out.
+    if (value === undefined || generation !== this.generation || !keep(value)) return value;
     this.store(cache, key, freeze(value), tagsOf(value));
     return value;
   }

@@ -1,19 +1,30 @@
 import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
-import type { RealmRow } from "./rows";
-import { nowSeconds } from "./rows";
+import { bool, nowSeconds, type RealmRow } from "./rows";
 
 const realmTags = (realm: RealmRow) => [`realm:${realm.id}`];
+// Deactivated realms are not kept: a reactivation made by another process (the CLI) works at once.
+const isActive = (realm: RealmRow) => !bool(realm.deactivated);
 
 export async function findRealmBySubdomain(q: Queryable, subdomain: string): Promise<RealmRow | undefined> {
-  return cachesOf(q).read("realmBySubdomain", subdomain, realmTags, () =>
-    q<RealmRow>("realms").where({ string_id: subdomain }).first(),
+  return cachesOf(q).read(
+    "realmBySubdomain",
+    subdomain,
+    realmTags,
+    () => q<RealmRow>("realms").where({ string_id: subdomain }).first(),
+    isActive,
   );
 }
 
 export async function findRealmById(q: Queryable, id: number): Promise<RealmRow | undefined> {
-  return cachesOf(q).read("realmById", String(id), realmTags, () => q<RealmRow>("realms").where({ id }).first());
+  return cachesOf(q).read(
+    "realmById",
+    String(id),
+    realmTags,
+    () => q<RealmRow>("realms").where({ id }).first(),
+    isActive,
+  );
 }
 
 export async function countRealms(q: Queryable): Promise<number> {

@@ -1,13 +1,20 @@
 import { cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
-import type { UserRow } from "./rows";
+import { bool, type UserRow } from "./rows";
 import { nameKey } from "../names";
 
 const userTags = (user: UserRow) => [`user:${user.id}`];
 
 export async function findUserByApiKeyHash(q: Queryable, hash: string): Promise<UserRow | undefined> {
-  return cachesOf(q).read("userByKey", hash, userTags, () => q<UserRow>("users").where({ api_key_hash: hash }).first());
+  // Deactivated users are not kept: a reactivation made by another process (the CLI) works at once.
+  return cachesOf(q).read(
+    "userByKey",
+    hash,
+    userTags,
+    () => q<UserRow>("users").where({ api_key_hash: hash }).first(),
+    (user) => bool(user.is_active),
+  );
 }
 
 export async function findUserById(q: Queryable, realmId: number, id: number): Promise<UserRow | undefined> {
