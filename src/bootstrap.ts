@@ -15,7 +15,8 @@ import {
   RESYNC,
   untilReadyOrTimeout,
 } from "./events/bus";
-import { EventQueues } from "./events/queues";
+import { EventQueues, type EventQueueStore } from "./events/queues";
+import { RedisEventQueues } from "./events/redisQueues";
 import { createRateLimits } from "./http/rateLimit";
 import { createLogger } from "./logger";
 import { createDatabaseHealth } from "./services/health/database";
@@ -39,7 +40,6 @@ export async function createDeps(
   const integrations = options.integrations === false ? emptyRegistry() : await loadIntegrationsForApp(config);
   const db = createDb(config.databaseUrl, config.dataDir);
   if (options.migrate !== false) await migrateLatest(db);
-  const queues = new EventQueues(config.longPollTimeoutSeconds);
   let redis: Redis | undefined;
   let redisHealth: ReturnType<typeof redisHealthLog> | undefined;
   if (config.redisUrl) {
@@ -49,9 +49,24 @@ export async function createDeps(
     redisHealth.watch(redis);
     await untilReadyOrTimeout(redis.connect().catch((err) => redisHealth?.failed(err)));
   }
-  const bus = config.redisUrl
-    ? await createRedisBus(config.redisUrl, config.redisPrefix, queues, logger)
-    : createMemoryBus(queues, logger);
+  // With Redis, queues live there (any process serves any queue); the rate limits' client carries them.
+  const maxEvents = config.eventQueueMaxEvents;
+  let queues: EventQueueStore;
+  let bus;
+  if (config.redisUrl && redis) {
+    const shared = new RedisEventQueues({
+      redis,
+      prefix: config.redisPrefix,
+      heartbeatSeconds: config.longPollTimeoutSeconds,
+      maxEvents,
+      logger,
+    });
+    queues = shared;
+    bus = await createRedisBus(config.redisUrl, config.redisPrefix, shared, logger);
+  } else {
+    queues = new EventQueues(config.longPollTimeoutSeconds, { maxEvents });
+    bus = createMemoryBus(queues, logger);
+  }
   // Writers' cache invalidations reach the other processes as broadcasts (db/ knows nothing of the bus).
   const caches = cachesOf(db);
   caches.remote = (tags) => bus.broadcast({ kind: CACHE_INVALIDATION, tags });

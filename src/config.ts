@@ -39,6 +39,10 @@ export interface Config {
   integrationsDir?: string;
   eventQueueIdleSeconds: number;
   longPollTimeoutSeconds: number;
+  /** Unacknowledged events one queue may hold; past it the queue is dropped and its client re-registers. */
+  eventQueueMaxEvents: number;
+  /** Worker processes `npm start` forks (node's cluster, one shared port); more than 1 needs Redis. */
+  webConcurrency: number;
   /** The reference's WEB_PUBLIC_STREAMS_ENABLED server setting (default on). */
   webPublicStreamsEnabled: boolean;
   /** Webhook delivery log and de-duplication (docs/webhook-operations.md). */
@@ -92,6 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     integrationsDir: env.INTEGRATIONS_DIR ? path.resolve(env.INTEGRATIONS_DIR) : undefined,
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
+    eventQueueMaxEvents: Math.max(1, intFromEnv(env, "EVENT_QUEUE_MAX_EVENTS", 10_000)),
+    webConcurrency: Math.max(1, intFromEnv(env, "WEB_CONCURRENCY", 1)),
     webPublicStreamsEnabled: env.WEB_PUBLIC_STREAMS_ENABLED !== "false",
     webhookLog: {
       enabled: env.WEBHOOK_LOG_ENABLED !== "false",

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { Db } from "./db/knex";
 import type { EventBus } from "./events/bus";
-import type { EventQueues } from "./events/queues";
+import type { EventQueueStore } from "./events/queues";
 import type { RateLimits } from "./http/rateLimit";
 import type { IntegrationRegistry } from "./webhooks/registry";
 import type { WebhookOps } from "./services/webhooks/ops";
@@ -14,7 +14,7 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   bus: EventBus;
-  queues: EventQueues;
+  queues: EventQueueStore;
   rateLimits: RateLimits;
   integrations: IntegrationRegistry;
   /** Delivery log, replay, template overrides (docs/webhook-operations.md). */

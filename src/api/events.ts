@@ -31,7 +31,7 @@ export function eventsRoutes({ router, deps, auth }: RouteKit): void {
     });
     const eventTypes = p.event_types ?? null;
     const idle = p.idle_queue_timeout ?? deps.config.eventQueueIdleSeconds;
-    const { queueId, lastEventId } = deps.queues.register({
+    const { queueId, lastEventId } = await deps.queues.register({
       userId: user.id,
       realmId: realm.id,
       eventTypes,
@@ -72,7 +72,7 @@ export function eventsRoutes({ router, deps, auth }: RouteKit): void {
   router.delete("/events", auth, async (ctx) => {
     const { user } = actor(ctx);
     const p = parseParams(ctx, { queue_id: P.string().required() });
-    deps.queues.delete(p.queue_id, user.id);
+    await deps.queues.delete(p.queue_id, user.id);
     ok(ctx);
   });
 }

@@ -1,12 +1,20 @@
-// Carries notifications to the event queues of every server process: directly in memory, or
-// over Redis pub/sub when REDIS_URL is set (each process delivers to the queues it holds).
-// A process always delivers its own notifications to its own queues directly, so a Redis outage
-// only stops cross-process delivery: publishing keeps working locally, a warning is logged once,
-// and ioredis reconnects (and resubscribes) by itself when Redis returns.
+// Carries notifications to the event queues (the queue store writes them: in this process's memory,
+// or in Redis where every process reads them) and broadcasts between server processes over Redis
+// pub/sub when REDIS_URL is set. The bus's subscriber connection also hears the Redis queue
+// store's "queue X has new events" wake-ups. During a Redis outage, queues registered meanwhile
+// live in their process (redisQueues.ts), a warning is logged once, and ioredis reconnects (and
+// resubscribes) by itself when Redis returns.
 import crypto from "node:crypto";
 import Redis from "ioredis";
 import type { Logger } from "pino";
-import type { EventQueues } from "./queues";
+import type { EventQueueStore } from "./queues";
+
+/** A queue store that hears about new events in queues over Redis pub/sub. */
+export interface WakeableStore extends EventQueueStore {
+  readonly wakeChannel: string;
+  wake(payload: string): void;
+  wakeAll(): void;
+}
 
 export interface Notification {
   realmId: number;
@@ -52,11 +60,11 @@ function broadcaster(logger?: Logger) {
   };
 }
 
-export function createMemoryBus(queues: EventQueues, logger?: Logger): EventBus {
+export function createMemoryBus(queues: EventQueueStore, logger?: Logger): EventBus {
   const handlers = broadcaster(logger);
   return {
     async publish(notifications) {
-      for (const n of notifications) queues.deliver(n);
+      await queues.deliverAll(notifications);
     },
     async broadcast(message) {
       handlers.deliver(message);
@@ -124,10 +132,10 @@ export function redisHealthLog(logger: Logger, what: string) {
 export async function createRedisBus(
   redisUrl: string,
   prefix: string,
-  queues: EventQueues,
+  queues: WakeableStore,
   logger: Logger,
 ): Promise<EventBus> {
-  const CHANNEL = `${prefix}:events`;
+  const channels = [`${prefix}:broadcasts`, queues.wakeChannel];
   const BROADCASTS = `${prefix}:broadcasts`;
   const handlers = broadcaster(logger);
   const origin = crypto.randomUUID();
@@ -139,10 +147,13 @@ export async function createRedisBus(
   sub.on("ready", () => {
     // Subscribed again on every (re)connect: a first connect that failed (a slow start) never
     // subscribed, and ioredis only re-subscribes channels it had. Messages sent meanwhile are lost:
-    // this process's handlers hear RESYNC (caches start over).
+    // this process's handlers hear RESYNC (caches start over), and waiting long-polls look again.
     sub
-      .subscribe(CHANNEL, BROADCASTS)
-      .then(() => handlers.deliver({ kind: RESYNC }))
+      .subscribe(...channels)
+      .then(() => {
+        handlers.deliver({ kind: RESYNC });
+        queues.wakeAll();
+      })
       .catch((err) => health.failed(err));
   });
   sub.on("message", (channel: string, payload: string) => {
@@ -152,9 +163,7 @@ export async function createRedisBus(
         if (from !== origin) handlers.deliver(message);
         return;
       }
-      const message = JSON.parse(payload) as { origin: string; notifications: Notification[] };
-      if (message.origin === origin) return; // delivered locally already
-      for (const n of message.notifications) queues.deliver(n);
+      if (channel === queues.wakeChannel) queues.wake(payload);
     } catch (err) {
       logger.error({ err }, "bad event payload on redis");
     }
@@ -164,15 +173,13 @@ export async function createRedisBus(
   const pubReady = pub.connect().catch((err) => health.failed(err));
   const subscribed = sub
     .connect()
-    .then(() => sub.subscribe(CHANNEL, BROADCASTS))
+    .then(() => sub.subscribe(...channels))
     .catch((err) => health.failed(err));
   await untilReadyOrTimeout(Promise.all([pubReady, subscribed]));
   return {
     async publish(notifications) {
       if (notifications.length === 0) return;
-      for (const n of notifications) queues.deliver(n);
-      if (pub.status !== "ready") return;
-      await pub.publish(CHANNEL, JSON.stringify({ origin, notifications })).catch((err) => health.failed(err));
+      await queues.deliverAll(notifications);
     },
     async broadcast(message) {
       handlers.deliver(message);

@@ -1,7 +1,34 @@
-// Per-client event queues held in this process: register, long-poll, expire when idle.
+// Per-client event queues: register, long-poll, expire when idle. `EventQueueStore` is what the
+// routes and the bus use; `EventQueues` holds the queues in this process's memory (no REDIS_URL),
+// `RedisEventQueues` (redisQueues.ts) holds them in Redis so any process can serve any queue.
 import crypto from "node:crypto";
 import { ApiError } from "../errors";
 import type { Notification } from "./bus";
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface EventQueueStore {
+  register(options: QueueOptions): Awaitable<{ queueId: string; lastEventId: number }>;
+  /** Acknowledge events up to lastEventId, then return what is pending, waiting up to the heartbeat. */
+  getEvents(
+    queueId: string,
+    userId: number,
+    lastEventId: number | undefined,
+    dontBlock: boolean,
+    aborted: () => boolean,
+  ): Promise<QueuedEvent[]>;
+  delete(queueId: string, userId: number): Awaitable<void>;
+  /** Appends each notification's event to the queues of its recipients that asked for it. */
+  deliverAll(notifications: Notification[]): Awaitable<void>;
+  /** Wakes this process's long-polls (each answers with what is pending, or a heartbeat). */
+  close(): void;
+}
+
+/** Events a queue may hold unacknowledged; past this the queue is dropped (the client re-registers). */
+export const DEFAULT_MAX_EVENTS_PER_QUEUE = 10_000;
+
+export const badQueue = (queueId: string) =>
+  new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 
 export interface QueueOptions {
   userId: number;
@@ -13,7 +40,7 @@ export interface QueueOptions {
   allPublicStreams?: boolean;
 }
 
-interface QueuedEvent {
+export interface QueuedEvent {
   id: number;
   [key: string]: unknown;
 }
@@ -26,12 +53,19 @@ interface Queue extends QueueOptions {
   waiter?: () => void;
 }
 
-export class EventQueues {
+export class EventQueues implements EventQueueStore {
   private readonly queues = new Map<string, Queue>();
   private readonly byUser = new Map<number, Set<Queue>>();
   private readonly gcTimer: NodeJS.Timeout;
+  private readonly maxEvents: number;
+  private readonly idPrefix: string;
 
-  constructor(private readonly heartbeatSeconds: number) {
+  constructor(
+    private readonly heartbeatSeconds: number,
+    options: { maxEvents?: number; idPrefix?: string } = {},
+  ) {
+    this.maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS_PER_QUEUE;
+    this.idPrefix = options.idPrefix ?? "";
     this.gcTimer = setInterval(() => this.expireIdle(), 30_000);
     this.gcTimer.unref();
   }
@@ -39,7 +73,7 @@ export class EventQueues {
   register(options: QueueOptions): { queueId: string; lastEventId: number } {
     const queue: Queue = {
       ...options,
-      id: `${Date.now()}:${crypto.randomUUID()}`,
+      id: `${this.idPrefix}${Date.now()}:${crypto.randomUUID()}`,
       events: [],
       nextEventId: 0,
       lastAccess: Date.now(),
@@ -52,9 +86,7 @@ export class EventQueues {
 
   private find(queueId: string, userId: number): Queue {
     const queue = this.queues.get(queueId);
-    if (!queue || queue.userId !== userId) {
-      throw new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
-    }
+    if (!queue || queue.userId !== userId) throw badQueue(queueId);
     return queue;
   }
 
@@ -63,7 +95,6 @@ export class EventQueues {
     this.drop(queue);
   }
 
-  /** Acknowledge events up to lastEventId, then return what is pending, waiting up to the heartbeat. */
   async getEvents(
     queueId: string,
     userId: number,
@@ -93,16 +124,21 @@ export class EventQueues {
     return queue.events;
   }
 
+  deliverAll(notifications: Notification[]): void {
+    for (const n of notifications) this.deliver(n);
+  }
+
   deliver(n: Notification): void {
     for (const userId of n.userIds) {
       for (const queue of this.byUser.get(userId) ?? []) {
-        if (queue.realmId !== n.realmId) continue;
-        const type = n.event.type as string;
-        if (queue.eventTypes && !queue.eventTypes.includes(type)) continue;
-        if (n.capability && !queue.capabilities[n.capability]) continue;
-        const event: QueuedEvent = { ...n.event, ...(n.perUser?.[userId] ?? {}), id: queue.nextEventId++ };
-        if (type === "message") shapeMessageEvent(event, queue);
-        queue.events.push(event);
+        const event = eventFor(queue, n, userId);
+        if (!event) continue;
+        if (queue.events.length >= this.maxEvents) {
+          // A client this far behind re-registers (BAD_EVENT_QUEUE_ID) rather than silently missing events.
+          this.drop(queue);
+          continue;
+        }
+        queue.events.push({ ...event, id: queue.nextEventId++ });
         queue.waiter?.();
       }
     }
@@ -132,8 +168,19 @@ export class EventQueues {
   }
 }
 
+/** The event `n` puts in `queue` for `userId` (without its id), or undefined if the queue did not ask for it. */
+export function eventFor(queue: QueueOptions, n: Notification, userId: number): Record<string, unknown> | undefined {
+  if (queue.realmId !== n.realmId) return undefined;
+  const type = n.event.type as string;
+  if (queue.eventTypes && !queue.eventTypes.includes(type)) return undefined;
+  if (n.capability && !queue.capabilities[n.capability]) return undefined;
+  const event = { ...n.event, ...(n.perUser?.[userId] ?? {}) };
+  if (type === "message") shapeMessageEvent(event, queue);
+  return event;
+}
+
 /** Message events carry both renderings; each queue gets the one it asked for at /register. */
-function shapeMessageEvent(event: QueuedEvent, queue: Queue): void {
+function shapeMessageEvent(event: Record<string, unknown>, queue: QueueOptions): void {
   const message = { ...(event.message as Record<string, unknown>) };
   const raw = message.raw_content;
   delete message.raw_content;

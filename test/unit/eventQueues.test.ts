@@ -48,4 +48,21 @@ describe("EventQueues", () => {
     queues.deliver({ realmId: 2, userIds: [4], event: { type: "message", message: {} } });
     expect(await queues.getEvents(q.queueId, 4, -1, true, () => false)).toEqual([]);
   });
+
+  it("drops a queue that reaches its cap of unacknowledged events", async () => {
+    const capped = new EventQueues(1, { maxEvents: 2 });
+    try {
+      const q = capped.register({ ...base, userId: 5 });
+      const typing = { realmId: 1, userIds: [5], event: { type: "typing" } };
+      capped.deliver(typing);
+      capped.deliver(typing);
+      expect(await capped.getEvents(q.queueId, 5, -1, true, () => false)).toHaveLength(2);
+      capped.deliver(typing);
+      await expect(capped.getEvents(q.queueId, 5, -1, true, () => false)).rejects.toMatchObject({
+        code: "BAD_EVENT_QUEUE_ID",
+      });
+    } finally {
+      capped.close();
+    }
+  });
 });
