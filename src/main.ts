@@ -1,4 +1,7 @@
 // Server entry point: config → database (migrated) → demo data on first run → listen.
+// WEB_CONCURRENCY=N (N > 1, REDIS_URL required) makes this process a primary that forks N workers
+// sharing the port (node's cluster); each worker is the single-process server below.
+import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { createApp } from "./app";
 import { createHttpServer } from "./http/server";
@@ -95,7 +98,65 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-main().catch((err) => {
-  process.stderr.write(`Switchboard failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+/**
+ * The primary: forks the workers, replaces one that dies after it was serving, stops everything if
+ * one dies before (a broken configuration would otherwise restart forever), and on SIGTERM/SIGINT
+ * forwards the signal to every worker and exits once they all have (1 if any exited with an error).
+ */
+function runPrimary(workers: number): void {
+  const serving = new Set<number>();
+  let stopping = false;
+  let failed = false;
+  const fork = () => {
+    const worker = cluster.fork();
+    worker.once("listening", () => serving.add(worker.id));
+  };
+  const live = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of live()) worker.process.kill(signal);
+    if (live().length === 0) process.exit(failed ? 1 : 0);
+  };
+  cluster.on("exit", (worker, code, signal) => {
+    if (code !== 0) failed = true;
+    const wasServing = serving.delete(worker.id);
+    if (stopping) {
+      if (live().length === 0) process.exit(failed ? 1 : 0);
+      return;
+    }
+    // Exit code 0 is a worker stopped by a signal of its own (e.g. Ctrl-C reaches the whole process group).
+    if (code === 0) return stop("SIGTERM");
+    if (!wasServing) {
+      process.stderr.write(`Switchboard: a worker failed to start (exit ${code ?? signal}); stopping\n`);
+      return stop("SIGTERM");
+    }
+    process.stderr.write(`Switchboard: worker ${worker.process.pid} exited (${code ?? signal}); starting another\n`);
+    fork();
+  });
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.stdout.write(`Switchboard: starting ${workers} worker processes\n`);
+  for (let i = 0; i < workers; i++) fork();
+}
+
+function start(): Promise<void> | void {
+  if (!cluster.isPrimary) return main();
+  const config = loadConfig();
+  if (config.webConcurrency <= 1) return main();
+  if (!config.redisUrl) {
+    throw new Error(
+      `WEB_CONCURRENCY=${config.webConcurrency} needs REDIS_URL: without Redis each process would keep its own ` +
+        "event queues and rate limits, so clients would miss events and limits would multiply. " +
+        "Set REDIS_URL, or leave WEB_CONCURRENCY unset (1).",
+    );
+  }
+  runPrimary(config.webConcurrency);
+}
+
+Promise.resolve()
+  .then(start)
+  .catch((err) => {
+    process.stderr.write(`Switchboard failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
