@@ -23,6 +23,7 @@ import { createDatabaseHealth } from "./services/health/database";
 import { loadIntegrationsForApp } from "./webhooks/startup";
 import { emptyRegistry } from "./webhooks/registry";
 import { createWebhookOps } from "./services/webhooks/ops";
+import { MessageSender } from "./services/messages/groupCommit";
 
 export async function createDeps(
   config: Config,
@@ -77,13 +78,15 @@ export async function createDeps(
   if (config.redisUrl) caches.ttlMs = SHARED_TTL_MS;
   const rateLimits = createRateLimits(config.rateLimit, redis, config.redisPrefix);
   const databaseHealth = createDatabaseHealth(db, logger);
-  const base = { config, db, logger, bus, queues, rateLimits, integrations, databaseHealth };
+  const messageSender = new MessageSender({ db, bus, logger });
+  const base = { config, db, logger, bus, messageSender, queues, rateLimits, integrations, databaseHealth };
   const webhookOps = createWebhookOps(base);
   return {
     ...base,
     webhookOps,
     async close() {
       await webhookOps.close();
+      await messageSender.close(); // accepted sends are committed and published before the bus and db close
       databaseHealth.close();
       queues.close();
       await bus.close();

@@ -8,12 +8,15 @@ import type { RateLimits } from "./http/rateLimit";
 import type { IntegrationRegistry } from "./webhooks/registry";
 import type { WebhookOps } from "./services/webhooks/ops";
 import type { DatabaseHealth } from "./services/health/database";
+import type { MessageSender } from "./services/messages/groupCommit";
 
 export interface AppDeps {
   config: Config;
   db: Db;
   logger: Logger;
   bus: EventBus;
+  /** Sends messages with group commit (services/messages/groupCommit.ts) and publishes their events. */
+  messageSender: MessageSender;
   queues: EventQueueStore;
   rateLimits: RateLimits;
   integrations: IntegrationRegistry;

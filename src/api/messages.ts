@@ -3,7 +3,7 @@ import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
 import { getMessages, getSingleMessage, type Anchor } from "../services/messages/queries";
-import { sendMessage, type Destination } from "../services/messages/send";
+import type { Destination } from "../services/messages/send";
 import { messageHooks } from "../services/messages/hooks";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 import { JsonTooDeepError, parseJson } from "../json";
@@ -62,9 +62,9 @@ export function messagesRoutes({ router, deps, auth }: RouteKit): void {
       kind === "stream"
         ? { type: "stream", stream: to as string | number, topic: p.topic ?? "" }
         : { type: "private", to: to as (string | number)[] };
-    const result = await sendMessage(deps.db, { realm, sender: user, destination, content: p.content });
-    await deps.bus.publish(result.notifications);
-    ok(ctx, { id: result.id, automatic_new_visibility_policy: null });
+    // Answered once committed (group commit: one transaction for concurrent sends) and published.
+    const { id } = await deps.messageSender.send({ realm, sender: user, destination, content: p.content });
+    ok(ctx, { id, automatic_new_visibility_policy: null });
   });
 
   // Preview rendering (the Python client's render_message); same Markdown path as sending.

@@ -30,8 +30,23 @@ export async function insertUserMessages(
   messageId: number,
   rows: { user_id: number; flags: number }[],
 ): Promise<void> {
-  if (rows.length === 0) return;
-  await q("user_messages").insert(rows.map((r) => ({ ...r, message_id: messageId })));
+  await insertUserMessageRows(
+    q,
+    rows.map((r) => ({ ...r, message_id: messageId })),
+  );
+}
+
+/** Rows per INSERT: 3 values each stays far below SQLite's 32766 bound parameters. */
+const USER_MESSAGE_ROWS_PER_INSERT = 2000;
+
+/** Recipient rows of any number of messages, as few multi-row INSERTs as the bound allows. */
+export async function insertUserMessageRows(
+  q: Queryable,
+  rows: { user_id: number; message_id: number; flags: number }[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += USER_MESSAGE_ROWS_PER_INSERT) {
+    await q("user_messages").insert(rows.slice(i, i + USER_MESSAGE_ROWS_PER_INSERT));
+  }
 }
 
 export async function findMessage(q: Queryable, realmId: number, id: number): Promise<MessageRow | undefined> {

@@ -46,6 +46,18 @@ export async function insertStream(
   return insertReturningId(q, "streams", { ...row, name_key: nameKey(row.name) });
 }
 
+/**
+ * Records a channel's first message unless one is recorded already: a send prepared before another
+ * process (or an earlier batch) wrote the first message must not move it forward.
+ */
+export async function setFirstMessageIdIfUnset(q: Queryable, id: number, messageId: number): Promise<void> {
+  const changed = await q("streams")
+    .where({ id })
+    .whereNull("first_message_id")
+    .update({ first_message_id: messageId });
+  if (changed > 0) await invalidate(q, [`stream:${id}`]);
+}
+
 export async function updateStream(q: Queryable, id: number, fields: Partial<StreamRow>): Promise<void> {
   await q("streams").where({ id }).update(fields);
   await invalidate(q, [`stream:${id}`]);

@@ -2,7 +2,7 @@
 // send.ts stays readable: topic policy, rendering (linkifiers), and links to uploads.
 import type { Queryable } from "../../db/knex";
 import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
-import { linkMessageAttachments } from "../uploads/attachments";
+import { linkableAttachmentIds, linkMessageAttachments } from "../uploads/attachments";
 import { usersWhoMuted } from "../../db/mutedUsers";
 import { renderMessage, type MentionsFound } from "./markdown";
 import { mentionFlagsByUser } from "./mentionFlags";
@@ -46,11 +46,13 @@ export const messageHooks = {
     return usersWhoMuted(q, ctx.sender.id, ctx.recipientIds);
   },
 
-  /** Runs in the send transaction after the rows are written (e.g. linking attachments). */
-  async afterInsert(
-    q: Queryable,
-    ctx: { realm: RealmRow; sender: UserRow; messageId: number; content: string },
-  ): Promise<void> {
-    await linkMessageAttachments(q, ctx);
+  /** Uploads the content links to that the sender may see; read before the write, outside its transaction. */
+  async attachmentIds(q: Queryable, ctx: { realm: RealmRow; sender: UserRow; content: string }): Promise<number[]> {
+    return linkableAttachmentIds(q, ctx);
+  },
+
+  /** Runs in the send transaction after the rows are written (links the message to those uploads). */
+  async afterInsert(q: Queryable, ctx: { messageId: number; attachmentIds: number[] }): Promise<void> {
+    await linkMessageAttachments(q, ctx.messageId, ctx.attachmentIds);
   },
 };

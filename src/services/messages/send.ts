@@ -1,11 +1,13 @@
-// Sending messages: validation, Markdown, the message row and its per-recipient rows in one
-// transaction; `message` events are returned for the caller to publish after commit.
-import type { Db, Queryable } from "../../db/knex";
-import { FLAG_BITS, flagsToNames, insertMessage, insertUserMessages } from "../../db/messages";
+// Sending messages, in three steps: prepareSend validates and renders (reads only, outside any
+// transaction), writeSends stores any number of prepared sends in the caller's transaction, and
+// sentNotifications builds their `message` events for the caller to publish after commit.
+// groupCommit.ts batches concurrent sends through these steps; sendMessageInTransaction runs them
+// for one message inside a transaction someone else owns.
+import type { Queryable } from "../../db/knex";
+import { FLAG_BITS, flagsToNames, insertMessage, insertUserMessageRows } from "../../db/messages";
 import { bool, nowSeconds, type MessageRow, type RealmRow, type StreamRow, type UserRow } from "../../db/rows";
-import { updateStream } from "../../db/streams";
+import { setFirstMessageIdIfUnset } from "../../db/streams";
 import { activeSubscriberIds } from "../../db/subscriptions";
-import { withTransaction } from "../../db/transaction";
 import { findUserByEmail, findUsersByIds } from "../../db/users";
 import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
@@ -95,8 +97,19 @@ async function resolveDmRecipients(
   return [...byId.values()];
 }
 
-/** Writes the message and everyone's row; must run inside a transaction. */
-export async function sendMessageInTransaction(trx: Queryable, input: SendInput): Promise<SendResult> {
+/** A send that passed validation, rendered, with its recipients' rows decided; nothing written yet. */
+export interface PreparedSend {
+  input: SendInput;
+  /** The message row; date_sent is set when it is written. */
+  row: Omit<MessageRow, "id" | "date_sent">;
+  stream?: StreamRow;
+  participants: UserRow[];
+  userRows: { user_id: number; flags: number }[];
+  attachmentIds: number[];
+}
+
+/** Validation, Markdown, mention flags and recipients: reads only, so it needs no transaction. */
+export async function prepareSend(q: Queryable, input: SendInput): Promise<PreparedSend> {
   const { realm, sender } = input;
   const content = normalizeContent(input.content);
   let stream: StreamRow | undefined;
@@ -104,24 +117,24 @@ export async function sendMessageInTransaction(trx: Queryable, input: SendInput)
   let participants: UserRow[] = [];
   let topic = "";
   if (input.destination.type === "stream") {
-    stream = input.destination.channel ?? (await getChannelByNameOrId(trx, realm.id, input.destination.stream));
-    recipients = await activeSubscriberIds(trx, stream.id);
-    await assertCanPostToChannel(trx, sender, stream, recipients.includes(sender.id));
+    stream = input.destination.channel ?? (await getChannelByNameOrId(q, realm.id, input.destination.stream));
+    recipients = await activeSubscriberIds(q, stream.id);
+    await assertCanPostToChannel(q, sender, stream, recipients.includes(sender.id));
     topic = normalizeTopic(input.destination.topic, realm);
-    await messageHooks.checkTopic(trx, { realm, sender, stream, topic });
+    await messageHooks.checkTopic(q, { realm, sender, stream, topic });
   } else {
-    participants = await resolveDmRecipients(trx, realm, sender, input.destination.to);
+    participants = await resolveDmRecipients(q, realm, sender, input.destination.to);
     recipients = participants.map((u) => u.id);
   }
-  const { html: rendered, mentions } = await messageHooks.renderWithMentions(trx, realm, content);
-  const mentionFlags = await messageHooks.mentionFlags(trx, {
+  const { html: rendered, mentions } = await messageHooks.renderWithMentions(q, realm, content);
+  const mentionFlags = await messageHooks.mentionFlags(q, {
     sender,
     stream,
     topic,
     recipientIds: recipients,
     mentions,
   });
-  const row: Omit<MessageRow, "id"> = {
+  const row: PreparedSend["row"] = {
     realm_id: realm.id,
     sender_id: sender.id,
     type: stream ? "stream" : "private",
@@ -135,29 +148,72 @@ export async function sendMessageInTransaction(trx: Queryable, input: SendInput)
           .join(","),
     content,
     rendered_content: rendered,
-    date_sent: nowSeconds(),
     client: input.client ?? "API",
   };
-  const id = await insertMessage(trx, row);
-  const autoRead = new Set(await messageHooks.autoReadUserIds(trx, { sender, recipientIds: recipients }));
+  const autoRead = new Set(await messageHooks.autoReadUserIds(q, { sender, recipientIds: recipients }));
   const flagsFor = (userId: number) =>
     (userId === sender.id || autoRead.has(userId) ? FLAG_BITS.read : 0) | (mentionFlags.get(userId) ?? 0);
   const userRows = [...new Set([...recipients, sender.id])].map((user_id) => ({ user_id, flags: flagsFor(user_id) }));
-  await insertUserMessages(trx, id, userRows);
-  if (stream && stream.first_message_id === null) await updateStream(trx, stream.id, { first_message_id: id });
-  await messageHooks.afterInsert(trx, { realm, sender, messageId: id, content });
+  const attachmentIds = await messageHooks.attachmentIds(q, { realm, sender, content });
+  return { input, row, stream, participants, userRows, attachmentIds };
+}
 
-  const [message] = await formatMessages(trx, realm, [{ ...row, id, flags: null }], {
+export interface WrittenSends {
+  /** One id per send, in the order given (increasing). */
+  ids: number[];
+  dateSent: number;
+}
+
+/**
+ * Stores prepared sends, in order; must run inside a transaction. Messages are inserted one
+ * statement per row: each INSERT reports its own id on every driver (a multi-row INSERT reports
+ * the first id on MySQL, the last on SQLite, and consecutive ids only under some autoinc lock
+ * modes), and a row costs one round trip inside an open transaction, small next to the commit.
+ * Recipient rows, which are the bulk (one per subscriber), go in one multi-row INSERT for the
+ * whole batch, as they need no ids back.
+ */
+export async function writeSends(trx: Queryable, sends: PreparedSend[]): Promise<WrittenSends> {
+  const dateSent = nowSeconds();
+  const ids: number[] = [];
+  for (const send of sends) ids.push(await insertMessage(trx, { ...send.row, date_sent: dateSent }));
+  await insertUserMessageRows(
+    trx,
+    sends.flatMap((send, i) => send.userRows.map((r) => ({ ...r, message_id: ids[i] }))),
+  );
+  const firstInChannel = new Map<number, number>();
+  sends.forEach((send, i) => {
+    if (send.stream && send.stream.first_message_id === null && !firstInChannel.has(send.stream.id))
+      firstInChannel.set(send.stream.id, ids[i]);
+  });
+  for (const [streamId, id] of firstInChannel) await setFirstMessageIdIfUnset(trx, streamId, id);
+  for (const [i, send] of sends.entries())
+    await messageHooks.afterInsert(trx, { messageId: ids[i], attachmentIds: send.attachmentIds });
+  return { ids, dateSent };
+}
+
+/** The `message` event of a stored send (`known` rows: formatting makes no query). */
+export async function sentNotifications(
+  q: Queryable,
+  send: PreparedSend,
+  id: number,
+  dateSent: number,
+): Promise<Notification[]> {
+  const { realm, sender } = send.input;
+  const { stream, participants, userRows } = send;
+  const [message] = await formatMessages(q, realm, [{ ...send.row, date_sent: dateSent, id, flags: null }], {
     applyMarkdown: true,
     known: { users: stream ? [sender] : participants, streams: stream ? [stream] : [], noReactions: true },
   });
   const perUser: Record<number, Record<string, unknown>> = {};
   for (const r of userRows) perUser[r.user_id] = { flags: flagsToNames(r.flags) };
   const { flags: _flags, ...eventMessage } = message; // flags travel beside the message, per recipient
-  const event = { type: "message", message: { ...eventMessage, raw_content: content }, flags: [] };
-  return { id, notifications: [{ realmId: realm.id, userIds: userRows.map((r) => r.user_id), event, perUser }] };
+  const event = { type: "message", message: { ...eventMessage, raw_content: send.row.content }, flags: [] };
+  return [{ realmId: realm.id, userIds: userRows.map((r) => r.user_id), event, perUser }];
 }
 
-export async function sendMessage(db: Db, input: SendInput): Promise<SendResult> {
-  return withTransaction(db, (trx) => sendMessageInTransaction(trx, input));
+/** One message inside a transaction the caller owns (e.g. Notification Bot messages of a subscribe). */
+export async function sendMessageInTransaction(trx: Queryable, input: SendInput): Promise<SendResult> {
+  const prepared = await prepareSend(trx, input);
+  const { ids, dateSent } = await writeSends(trx, [prepared]);
+  return { id: ids[0], notifications: await sentNotifications(trx, prepared, ids[0], dateSent) };
 }

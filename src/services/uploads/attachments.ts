@@ -179,16 +179,21 @@ export async function removeAttachment(
   return [attachmentEvent(realm.id, user.id, "remove", { id: row.id }, used)];
 }
 
-/** messageHooks.afterInsert: link the message to the uploads it references that the sender may see. */
-export async function linkMessageAttachments(
+/** The uploads a message's content references that its sender may see (read before the send's write). */
+export async function linkableAttachmentIds(
   q: Queryable,
-  ctx: { realm: RealmRow; sender: UserRow; messageId: number; content: string },
-): Promise<void> {
+  ctx: { realm: RealmRow; sender: UserRow; content: string },
+): Promise<number[]> {
   const pathIds = extractPathIds(ctx.content);
-  if (pathIds.length === 0) return;
+  if (pathIds.length === 0) return [];
   const linkable: number[] = [];
   for (const attachment of await findAttachmentsByPathIds(q, ctx.realm.id, pathIds)) {
     if (await canReadAttachment(q, ctx.sender, attachment)) linkable.push(attachment.id);
   }
-  await linkAttachmentsToMessage(q, ctx.messageId, linkable);
+  return linkable;
+}
+
+/** messageHooks.afterInsert: link the stored message to those uploads. */
+export async function linkMessageAttachments(q: Queryable, messageId: number, attachmentIds: number[]): Promise<void> {
+  await linkAttachmentsToMessage(q, messageId, attachmentIds);
 }

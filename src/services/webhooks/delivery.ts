@@ -8,13 +8,12 @@
 import type { AppDeps } from "../../deps";
 import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { findStreamById, findStreamByName } from "../../db/streams";
-import { withTransaction } from "../../db/transaction";
 import { claimDeliveryId, releaseDeliveryId, type ClaimKey } from "../../db/webhookOps";
 import { ApiError } from "../../errors";
 import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
 import type { Outcome, RenderedMessage } from "../../webhooks/pipeline";
 import type { Integration } from "../../webhooks/registry";
-import { sendMessageInTransaction, type Destination } from "../messages/send";
+import type { Destination, SendInput } from "../messages/send";
 import { noticeText, OwnerNotices } from "./notices";
 
 /** What the pipeline produced for a request, or what it threw. */
@@ -70,7 +69,9 @@ export type DeliverWebhook = (delivery: WebhookDelivery) => Promise<DeliveryResu
 
 /** Builds the app's deliverWebhook (it keeps the owner notices' rate-limit memory). */
 export function createWebhookDelivery(
-  deps: Pick<AppDeps, "db" | "bus" | "logger" | "integrations"> & { config: Pick<AppDeps["config"], "webhookLog"> },
+  deps: Pick<AppDeps, "db" | "messageSender" | "logger" | "integrations"> & {
+    config: Pick<AppDeps["config"], "webhookLog">;
+  },
 ): DeliverWebhook {
   const dedupWindowMs = deps.config.webhookLog.dedupWindowSeconds * 1000;
   const notices = new OwnerNotices(deps);
@@ -156,27 +157,20 @@ export function createWebhookDelivery(
       channel = undefined;
     }
     const owner = d.bot.bot_owner_id ?? d.bot.id;
-    const { ids, notifications } = await withTransaction(deps.db, async (trx) => {
-      const all = [];
-      const ids: number[] = [];
-      for (const message of messages) {
-        const destination: Destination =
-          channel && !message.direct
-            ? { type: "stream", stream: channel.id, topic: message.topic, channel }
-            : { type: "private", to: [owner] };
-        const sent = await sendMessageInTransaction(trx, {
-          realm: d.realm,
-          sender: d.bot,
-          destination,
-          content: message.content,
-          client: clientName(d.integration),
-        });
-        ids.push(sent.id);
-        all.push(...sent.notifications);
-      }
-      return { ids, notifications: all };
+    const inputs = messages.map((message): SendInput => {
+      const destination: Destination =
+        channel && !message.direct
+          ? { type: "stream", stream: channel.id, topic: message.topic, channel }
+          : { type: "private", to: [owner] };
+      return {
+        realm: d.realm,
+        sender: d.bot,
+        destination,
+        content: message.content,
+        client: clientName(d.integration),
+      };
     });
-    await deps.bus.publish(notifications);
-    return ids;
+    // All of a delivery's messages or none, committed together with other concurrent sends.
+    return deps.messageSender.sendAll(inputs);
   }
 }

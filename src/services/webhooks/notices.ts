@@ -5,14 +5,13 @@ import type { AppDeps } from "../../deps";
 import { findUserById } from "../../db/users";
 import type { RealmRow, UserRow } from "../../db/rows";
 import { escapeMarkdown } from "../../webhooks/markdown";
-import { sendMessage } from "../messages/send";
 
 export const NOTICE_INTERVAL_MS = 10 * 60 * 1000;
 
 export class OwnerNotices {
   private readonly lastSent = new Map<string, number>();
 
-  constructor(private readonly deps: Pick<AppDeps, "db" | "bus" | "logger">) {}
+  constructor(private readonly deps: Pick<AppDeps, "db" | "messageSender" | "logger">) {}
 
   /** Sends `text` unless the same `key` was sent within the interval. */
   async send(realm: RealmRow, bot: UserRow, key: string, text: string): Promise<void> {
@@ -29,14 +28,13 @@ export class OwnerNotices {
         : undefined;
       if (!sender) return;
       const recipient = bot.bot_owner_id ?? bot.id;
-      const result = await sendMessage(this.deps.db, {
+      await this.deps.messageSender.send({
         realm,
         sender,
         destination: { type: "private", to: [recipient] },
         content: text,
         client: "Internal",
       });
-      await this.deps.bus.publish(result.notifications);
     } catch (err) {
       this.deps.logger.warn({ err, botId: bot.id, notice: key }, "could not send a webhook notice to the bot owner");
     }
