@@ -1,6 +1,7 @@
 // Ansible Tower / AWX notifications: turns the status into an emoji and verb, start/finish
 // times into a duration, and the per-host statistics into a summary (counts, and the hosts
 // that failed or were unreachable, named).
+import { compactDuration } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
 
@@ -35,16 +36,6 @@ const RESULTS: Record<string, { emoji: string; word: string }> = {
 
 const HOSTS_NAMED = 10;
 
-function duration(from: Text, to: Text): string | undefined {
-  const ms = Date.parse(to ?? "") - Date.parse(from ?? "");
-  if (!Number.isFinite(ms) || ms < 0) return undefined;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
-}
-
 export default function transform(payload: Payload) {
   const status = (payload.status ?? "unknown").toLowerCase();
   const hosts = Object.entries(payload.hosts ?? {});
@@ -58,7 +49,7 @@ export default function transform(payload: Payload) {
   const creator = payload.created_by && payload.created_by !== "None" ? payload.created_by : undefined;
   return {
     result: RESULTS[status] ?? { emoji: ":question:", word: `ended as ${status}` },
-    took: duration(payload.started, payload.finished),
+    took: compactDuration((Date.parse(payload.finished ?? "") - Date.parse(payload.started ?? "")) / 1000),
     creator,
     hostSummary:
       hosts.length > 0

@@ -1,17 +1,7 @@
 // Basecamp's rich text (Trix HTML: div, br, strong, em, a, ul/ol/li, blockquote, pre, h1,
 // bc-attachment for mentions and files) → Markdown for a quote block. Only those tags matter;
 // any other tag is dropped and its text kept.
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === "#") {
-      const code = name[1].toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
+import { decodeHtmlEntities } from "../../src/webhooks/plugin";
 
 const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`, "i").exec(tag)?.[1];
 
@@ -36,7 +26,7 @@ export function htmlToMarkdown(html: unknown): string {
     .replace(/<a\b([^>]*)>([\s\S]*?)<\/a>/gi, (_m, tag: string, label: string) => {
       const href = attr(tag, "href");
       const text = label.replace(/<[^>]+>/g, "").trim();
-      return href && /^https?:\/\//i.test(decodeEntities(href)) ? `[${text || href}](${href})` : text;
+      return href && /^https?:\/\//i.test(decodeHtmlEntities(href)) ? `[${text || href}](${href})` : text;
     })
     .replace(/<\/?(strong|b)>/gi, "**")
     .replace(/<\/?(em|i)>/gi, "*")
@@ -58,7 +48,7 @@ export function htmlToMarkdown(html: unknown): string {
     .replace(/<\/(ul|ol)>/gi, "\n\n")
     .replace(/<\/(div|p)>/gi, "\n")
     .replace(/<[^>]+>/g, "");
-  return decodeEntities(s)
+  return decodeHtmlEntities(s)
     .split("\n")
     .map((l) => l.replace(/\s+$/, ""))
     .join("\n")

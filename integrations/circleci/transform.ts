@@ -3,7 +3,7 @@
 // (GitLab and GitHub App projects) and `trigger_parameters.git`. This gathers one `source`
 // view from whichever is present, builds the commit link for the VCS host, and turns the
 // status and start/stop times into a status line and a duration.
-import { shortSha } from "../../src/webhooks/plugin";
+import { compactDuration, nonEmptyText as text, shortSha } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
 
@@ -42,17 +42,9 @@ const STATUSES: Record<string, { emoji: string; word: string }> = {
   infrastructure_fail: { emoji: ":cross_mark:", word: "failed (infrastructure)" },
 };
 
-const text = (value: unknown): string | undefined =>
-  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-
 /** "45 s", "2 min 5 s", "1 h 3 min" between two timestamps; undefined when either is missing. */
 export function duration(from: Text, to: Text): string | undefined {
-  const ms = Date.parse(to ?? "") - Date.parse(from ?? "");
-  if (!Number.isFinite(ms) || ms < 0) return undefined;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ""}`;
+  return compactDuration((Date.parse(to ?? "") - Date.parse(from ?? "")) / 1000);
 }
 
 /** Web URL of a commit on GitHub, GitLab or Bitbucket (git@ and .git forms accepted). */

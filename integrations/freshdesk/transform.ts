@@ -1,8 +1,7 @@
 // Freshdesk's automation webhooks carry the change in one placeholder, {{triggered_event}}:
 // "{ticket_action:created}", "{status:{from:4,to:6}}", "{note_type:private}"… This parses it
 // into `change` (numbers mapped to Freshdesk's names) and turns the HTML description into Markdown.
-import type { TransformContext } from "../../src/webhooks/plugin";
-import { htmlToMarkdown } from "./html";
+import { htmlToMarkdown, type TransformContext } from "../../src/webhooks/plugin";
 
 const STATUSES: Record<string, string> = {
   "2": "Open",

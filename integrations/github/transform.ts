@@ -2,7 +2,12 @@
 // push gets, the "Commits by A (3), B (2) and C (1)." summary (a count across the commit list),
 // which fields an `edited` delivery changed, how long a run took, the pull request behind a
 // merge-queue group, and whether a delivery is dropped (see skipReason). Pure: no I/O, no clock.
-import { isBranchFilteredOut, parsePatternList, toDate } from "../../src/webhooks/plugin";
+import {
+  committersSummary as committers,
+  isBranchFilteredOut,
+  parsePatternList,
+  toDate,
+} from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 /** At most this many committers are named; the rest are summed up as "others". */
@@ -66,19 +71,8 @@ function sentence(parts: string[]): string {
 
 /** "Commits by A (3), B (2) and others (4)." — empty when the pusher wrote every commit. */
 export function committersSummary(commits: Commit[], pusher: string | undefined): string {
-  const counts = new Map<string, number>();
-  for (const commit of commits) {
-    const name = commit.author?.username || commit.author?.name || "unknown";
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  if (counts.size === 0 || (counts.size === 1 && counts.has(pusher ?? ""))) return "";
-  // Most commits first, ties in name order (code-point order, so the result is stable).
-  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const named = sorted.slice(0, COMMITTERS_LIMIT);
-  const others = sorted.slice(COMMITTERS_LIMIT).reduce((sum, [, n]) => sum + n, 0);
-  const parts = named.map(([name, n]) => `${name} (${n})`);
-  if (others > 0) parts.push(`others (${others})`);
-  return `Commits by ${sentence(parts)}.`;
+  const name = (commit: Commit) => commit.author?.username || commit.author?.name || "unknown";
+  return committers(commits, name, (c) => name(c) === pusher, COMMITTERS_LIMIT);
 }
 
 /** `changes` of an `edited` delivery → "name, color and description" (… and N more). */

@@ -3,7 +3,7 @@
 // which deliveries carry nothing worth a message (pipelines and jobs that have not finished, updates
 // that only touched bookkeeping fields), durations, failed-job lists, web links GitLab leaves out,
 // and the `branches` filter for pipelines and jobs (their `ref` may be a tag). Pure: no I/O, no clock.
-import { isBranchFilteredOut, parsePatternList } from "../../src/webhooks/plugin";
+import { committersSummary as committers, isBranchFilteredOut, parsePatternList } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 const COMMITS_SHOWN = 20;
@@ -111,18 +111,7 @@ export function duration(seconds: unknown): string {
 export function committersSummary(commits: Dict[], pusher: { name?: string; email?: string }): string {
   const byPusher = (c: Dict) =>
     (!!c.author?.email && c.author.email === pusher.email) || (!!c.author?.name && c.author.name === pusher.name);
-  if (commits.every(byPusher)) return "";
-  const counts = new Map<string, number>();
-  for (const commit of commits) {
-    const name = commit.author?.name || "unknown";
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const parts = sorted.slice(0, COMMITTERS_NAMED).map(([name, n]) => `${name} (${n})`);
-  const others = sorted.slice(COMMITTERS_NAMED).reduce((sum, [, n]) => sum + n, 0);
-  if (others > 0) parts.push(`others (${others})`);
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-  return `Commits by ${list}.`;
+  return committers(commits, (c) => c.author?.name || "unknown", byPusher, COMMITTERS_NAMED);
 }
 
 function pushFields(p: Dict): Dict {

@@ -3,6 +3,7 @@
 // WebHook Notifier plugin (`pipeline.name`, `pipeline.stage`, `pipeline.build-cause`). Both are
 // read into one `run` view: pipeline, stage, result, failed jobs, the commit that triggered it,
 // and links into the GoCD server when the `server` URL option is set.
+import { compactDuration } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
 
@@ -71,15 +72,7 @@ const text = (value: unknown): string | undefined =>
       : undefined;
 
 /** "45 s", "2 min 5 s", "1 h 3 min" between two timestamps. */
-function duration(from: Text, to: Text): string | undefined {
-  const ms = Date.parse(to ?? "") - Date.parse(from ?? "");
-  if (!Number.isFinite(ms) || ms < 0) return undefined;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
-}
+const duration = (from: Text, to: Text) => compactDuration((Date.parse(to ?? "") - Date.parse(from ?? "")) / 1000);
 
 /** "URL: https://github.com/gocd/gocd, Branch: master" → url and branch. */
 function parseDescription(description: Text): { url?: string; branch?: string } {

@@ -3,12 +3,8 @@
 // web links Gogs does not send (issues, releases), which side of a fork event is the fork, and the
 // `branches` filter for create/delete (their `ref` is a bare name; tags are never filtered).
 // Pure: no I/O, no clock.
-import { isBranchFilteredOut, parsePatternList } from "../../src/webhooks/plugin";
+import { giteaCommittersSummary, gitPushKind, isBranchFilteredOut, parsePatternList } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
-
-/** At most this many committers are named; the rest are summed up as "others". */
-const COMMITTERS_NAMED = 3;
-const ZERO_SHA = /^0+$/;
 
 interface User {
   login?: string;
@@ -49,41 +45,6 @@ interface Payload {
 
 const userName = (user: User | null | undefined) => user?.login || user?.username || "";
 
-export interface PusherIdentity {
-  login: string;
-  email?: string;
-}
-
-export type PushKind = "tag_pushed" | "tag_removed" | "branch_deleted" | "branch_created" | "no_commits" | "commits";
-
-export function pushKind(payload: Payload): PushKind {
-  const deleted = ZERO_SHA.test(payload.after ?? "");
-  if (payload.ref?.startsWith("refs/tags/")) return deleted ? "tag_removed" : "tag_pushed";
-  if (deleted) return "branch_deleted";
-  if ((payload.commits ?? []).length > 0) return "commits";
-  return ZERO_SHA.test(payload.before ?? "") ? "branch_created" : "no_commits";
-}
-
-/** "Commits by A (3), B (2) and others (4)." — empty when the pusher wrote every listed commit
- * (recognised by user name or e-mail: commits pushed from a laptop often carry no user name). */
-export function committersSummary(commits: Commit[], pusher: PusherIdentity): string {
-  const byPusher = (c: Commit) =>
-    (!!c.author?.username && c.author.username === pusher.login) ||
-    (!!c.author?.email && c.author.email === pusher.email);
-  if (commits.every(byPusher)) return "";
-  const counts = new Map<string, number>();
-  for (const commit of commits) {
-    const name = commit.author?.username || commit.author?.name || "unknown";
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const parts = sorted.slice(0, COMMITTERS_NAMED).map(([name, n]) => `${name} (${n})`);
-  const others = sorted.slice(COMMITTERS_NAMED).reduce((sum, [, n]) => sum + n, 0);
-  if (others > 0) parts.push(`others (${others})`);
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-  return `Commits by ${list}.`;
-}
-
 /** The issue or pull request a delivery is about. Gogs sends no web link for issues. */
 export function itemFields(payload: Payload, event: string): Record<string, unknown> {
   const repoUrl = payload.repository?.html_url ?? "";
@@ -113,11 +74,11 @@ function pushFields(payload: Payload): Record<string, unknown> {
   const who = userName(payload.pusher) ? payload.pusher : payload.sender;
   const pusher = userName(who);
   return {
-    pushKind: pushKind(payload),
+    pushKind: gitPushKind(payload),
     pusherName: pusher,
     refName: (payload.ref ?? "").replace(/^refs\/(heads|tags)\//, ""),
     shownCommits: commits,
-    committersSummary: committersSummary(commits, { login: pusher, email: who?.email }),
+    committersSummary: giteaCommittersSummary(commits, { login: pusher, email: who?.email }),
   };
 }
 

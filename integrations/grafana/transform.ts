@@ -2,7 +2,7 @@
 // delivery carries several alerts, possibly of different rules and states, so they are grouped
 // by rule name (`alertname`) and state into one message each, in a topic named after the rule.
 // Legacy dashboard alerts (Grafana ≤ 10) carry one rule and its evaluated series (`evalMatches`).
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { durationInWords, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Series listed per legacy alert and alerts listed per group before "… and N more". */
 export const LIST_LIMIT = 10;
@@ -63,22 +63,7 @@ const present = (url: string | undefined) => (url && /^https?:\/\//.test(url) ? 
 const realTime = (t: string | undefined) => (t && !t.startsWith("0001-") ? t : undefined);
 
 export function duration(from: string | undefined, to: string | undefined): string | undefined {
-  const ms = Date.parse(to ?? "") - Date.parse(from ?? "");
-  if (Number.isNaN(ms) || ms < 0) return undefined;
-  const minutes = Math.round(ms / 60000);
-  if (minutes < 1) return "less than a minute";
-  const parts: string[] = [];
-  let rest = minutes;
-  for (const [size, unit] of [
-    [1440, "day"],
-    [60, "hour"],
-    [1, "minute"],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0 && parts.length < 2) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`);
-  }
-  return parts.join(" ");
+  return durationInWords(Date.parse(to ?? "") - Date.parse(from ?? ""));
 }
 
 function item(alert: UnifiedAlert): AlertItem {

@@ -2,8 +2,7 @@
 // link) in `data.item`. Conversations name the acting admin only in their newest part, and
 // bodies are HTML; payloads from API 1.x (`conversation_message`, `user`) and 2.x (`source`,
 // `contacts`) differ. This reads all of them into `ic`.
-import type { TransformContext } from "../../src/webhooks/plugin";
-import { htmlToMarkdown } from "./html";
+import { htmlToMarkdown, type TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,6 @@
 // Netlify deploy notifications: links to the deploy's log page (admin URL + deploy id), the
 // context in words, and the deploy time in seconds made readable.
+import { compactDuration } from "../../src/webhooks/plugin";
 
 interface Payload {
   id?: string;
@@ -16,20 +17,11 @@ const CONTEXTS: Record<string, string> = {
   dev: "dev",
 };
 
-function formatSeconds(value: unknown): string | undefined {
-  const s = typeof value === "number" ? Math.round(value) : Number.NaN;
-  if (!Number.isFinite(s) || s < 0) return undefined;
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
-}
-
 export default function transform(payload: Payload) {
   const admin = payload.admin_url?.replace(/\/$/, "");
   return {
     deployPage: admin && payload.id ? `${admin}/deploys/${payload.id}` : (admin ?? undefined),
     contextName: payload.context ? (CONTEXTS[payload.context] ?? payload.context.replace(/-/g, " ")) : undefined,
-    took: formatSeconds(payload.deploy_time),
+    took: typeof payload.deploy_time === "number" ? compactDuration(payload.deploy_time) : undefined,
   };
 }

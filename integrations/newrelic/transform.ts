@@ -3,28 +3,12 @@
 // case), `title`, `priority`, `issueUrl`, `createdAt`/`updatedAt` in milliseconds. Classic alert
 // channels post `current_state` (open, acknowledged, closed) with policy, condition, severity and
 // targets. This gives both the same few names: state, title, the list lines and the duration.
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { durationInWords, type TransformContext } from "../../src/webhooks/plugin";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- loosely shaped third-party payloads, read defensively
 type Obj = Record<string, any>;
 
 export const LIST_LIMIT = 5;
-
-export function duration(ms: number): string {
-  let rest = Math.round(ms / 60000);
-  if (rest < 1) return "less than a minute";
-  const parts: string[] = [];
-  for (const [size, unit] of [
-    [1440, "day"],
-    [60, "hour"],
-    [1, "minute"],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0 && parts.length < 2) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`);
-  }
-  return parts.join(" ");
-}
 
 const millis = (value: unknown) => (typeof value === "number" && value > 1e11 ? value : undefined);
 const names = (value: unknown): string[] =>
@@ -79,6 +63,7 @@ export default function transform(payload: Obj, context: TransformContext) {
     subject: title,
     facts,
     createdMs: created,
-    openFor: state === "closed" && created && updated && updated >= created ? duration(updated - created) : undefined,
+    openFor:
+      state === "closed" && created && updated && updated >= created ? durationInWords(updated - created) : undefined,
   };
 }

@@ -3,7 +3,7 @@
 // (createdAt in milliseconds, updatedAt in nanoseconds). This works out the topic, a readable
 // action name for actions the templates don't know, the tag lists and how long a closed alert
 // was open.
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { durationInWords, type TransformContext } from "../../src/webhooks/plugin";
 
 interface Alert {
   alertId?: string;
@@ -33,22 +33,6 @@ export function toMillis(value: unknown): number | undefined {
   return value;
 }
 
-export function duration(ms: number): string {
-  let rest = Math.round(ms / 60000);
-  if (rest < 1) return "less than a minute";
-  const parts: string[] = [];
-  for (const [size, unit] of [
-    [1440, "day"],
-    [60, "hour"],
-    [1, "minute"],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0 && parts.length < 2) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`);
-  }
-  return parts.join(" ");
-}
-
 const tagList = (csv: string | undefined) =>
   (csv ?? "")
     .split(",")
@@ -69,7 +53,7 @@ export default function transform(payload: { action?: string; alert?: Alert }, _
     removed: tagList(alert.removedTags),
     openFor:
       payload.action === "Close" && created !== undefined && updated !== undefined && updated >= created
-        ? duration(updated - created)
+        ? durationInWords(updated - created)
         : undefined,
   };
 }

@@ -2,7 +2,7 @@
 // the retired v2 and v1 (a `messages` array, each message one incident event, with different
 // field names). This reduces all three to one list of incident updates with the same fields, so
 // one template renders every version; each update becomes its own message.
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { durationInWords, type TransformContext } from "../../src/webhooks/plugin";
 
 type Ref = { summary?: string; name?: string; html_url?: string; email?: string } | null | undefined;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- loosely shaped third-party payloads, read defensively
@@ -80,20 +80,7 @@ const V3_ACTIONS: Record<string, string> = {
 /** "6 minutes", "2 hours 5 minutes", "3 days 4 hours": how long an incident was open. */
 export function duration(from: unknown, to: unknown): string | undefined {
   const ms = Date.parse(String(to)) - Date.parse(String(from));
-  if (Number.isNaN(ms) || ms < 0) return undefined;
-  let rest = Math.round(ms / 60000);
-  if (rest < 1) return "less than a minute";
-  const parts: string[] = [];
-  for (const [size, unit] of [
-    [1440, "day"],
-    [60, "hour"],
-    [1, "minute"],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0 && parts.length < 2) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`);
-  }
-  return parts.join(" ");
+  return durationInWords(ms);
 }
 
 const httpUrl = (url: unknown) => (typeof url === "string" && /^https?:\/\//.test(url) ? url : undefined);

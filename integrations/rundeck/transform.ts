@@ -1,6 +1,7 @@
 // Rundeck job notifications: the execution status becomes an emoji and verb (the "average
 // duration exceeded" trigger gets its own), start/end times a duration, and the node lists
 // (comma-separated strings or arrays, depending on the version) lists cut at ten names.
+import { compactDuration } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
 
@@ -34,15 +35,6 @@ const RESULTS: Record<string, { emoji: string; word: string }> = {
 
 const NODES_NAMED = 10;
 
-function seconds(ms: number): string | undefined {
-  if (!Number.isFinite(ms) || ms < 0) return undefined;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
-}
-
 const stampMs = (stamp: Stamp | null | undefined): number =>
   typeof stamp?.unixtime === "number" ? stamp.unixtime : Date.parse(stamp?.date ?? "");
 
@@ -60,8 +52,8 @@ export default function transform(payload: Payload) {
     result: overdue
       ? { emoji: ":hourglass:", word: "is running longer than average" }
       : (RESULTS[status] ?? { emoji: ":question:", word: `ended as ${status}` }),
-    took: seconds(stampMs(execution["date-ended"]) - stampMs(execution["date-started"])),
-    average: overdue && typeof average === "number" ? seconds(average) : undefined,
+    took: compactDuration((stampMs(execution["date-ended"]) - stampMs(execution["date-started"])) / 1000),
+    average: overdue && typeof average === "number" ? compactDuration(average / 1000) : undefined,
     failedNodes: nodes(execution.failedNodes),
   };
 }

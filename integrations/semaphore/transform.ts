@@ -2,6 +2,7 @@
 // (no `event`; `pipeline`, `revision`, `blocks`). This derives what the templates show for
 // both: the result as emoji and verb, the run time, the workflow and commit links (2.0 only
 // gives ids and the repository URL) and the failed jobs.
+import { compactDuration } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
 
@@ -35,13 +36,7 @@ const FAILED_JOBS_SHOWN = 5;
 /** "45 s", "2 min 5 s", "1 h 3 min" between two timestamps (Semaphore's "1970-…" placeholders excluded). */
 export function duration(from: Text, to: Text): string | undefined {
   const start = Date.parse(from ?? "");
-  const ms = Date.parse(to ?? "") - start;
-  if (!Number.isFinite(ms) || ms < 0 || start <= 0) return undefined;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
+  return start > 0 ? compactDuration((Date.parse(to ?? "") - start) / 1000) : undefined;
 }
 
 function repoPage(repoUrl: Text, kind: "commit" | "pull", id: Text | number | undefined): string | undefined {

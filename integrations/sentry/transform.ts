@@ -3,7 +3,7 @@
 // Sentry-Hook-Resource header, which proxies and test senders often drop. The event key is the
 // payload's `action`, so this works out the resource from the payload's shape, the topic that
 // keeps one issue's or one alert rule's lifecycle together, and the event's tags as a map.
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { durationInWords, type TransformContext } from "../../src/webhooks/plugin";
 
 export type SentryKind = "issue" | "metric_alert" | "event_alert" | "error" | "comment" | "installation" | "legacy";
 
@@ -54,21 +54,7 @@ export function tagMap(tags: Tags): Record<string, string> {
 export function duration(from: unknown, to: unknown): string | undefined {
   const start = typeof from === "string" ? Date.parse(from) : NaN;
   const end = typeof to === "string" ? Date.parse(to) : NaN;
-  if (Number.isNaN(start) || Number.isNaN(end) || end < start) return undefined;
-  const minutes = Math.round((end - start) / 60000);
-  const units: [number, string][] = [
-    [1440, "day"],
-    [60, "hour"],
-    [1, "minute"],
-  ];
-  const parts: string[] = [];
-  let rest = minutes;
-  for (const [size, name] of units) {
-    const n = Math.floor(rest / size);
-    if (n > 0 && parts.length < 2) parts.push(`${n} ${name}${n === 1 ? "" : "s"}`);
-    rest -= n * size;
-  }
-  return parts.length > 0 ? parts.join(" ") : "less than a minute";
+  return durationInWords(end - start);
 }
 
 function subject(kind: SentryKind | undefined, payload: Payload): string {

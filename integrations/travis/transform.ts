@@ -1,6 +1,7 @@
 // Travis CI names a build's outcome in `status_message` (Passed, Fixed, Broken, Failed, Still Failing,
 // Errored, Canceled, Pending) and its length in seconds; this turns them into an emoji, a verb and
 // a readable duration, and decides whether pull-request builds are dropped (URL option).
+import { compactDuration } from "../../src/webhooks/plugin";
 
 const RESULTS: Record<string, { emoji: string; word: string }> = {
   pending: { emoji: ":gear:", word: "started" },
@@ -12,16 +13,6 @@ const RESULTS: Record<string, { emoji: string; word: string }> = {
   errored: { emoji: ":warning:", word: "errored" },
   canceled: { emoji: ":stop_button:", word: "was canceled" },
 };
-
-/** "45 s", "2 min 5 s", "1 h 3 min" from a number of seconds. */
-export function formatSeconds(value: unknown): string | undefined {
-  const s = typeof value === "number" ? Math.round(value) : Number.NaN;
-  if (!Number.isFinite(s) || s < 0) return undefined;
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
-}
 
 interface Payload {
   type?: string;
@@ -55,7 +46,7 @@ export default function transform(payload: Payload, context: { options: Record<s
     result: RESULTS[status] ?? { emoji: ":question:", word: `ended as ${status}` },
     commitUrl: commitUrl(payload),
     pullRequestUrl: payload.type === "pull_request" ? pullRequestUrl(payload) : undefined,
-    took: formatSeconds(payload.duration),
+    took: typeof payload.duration === "number" ? compactDuration(payload.duration) : undefined,
     skip: context.options.ignore_pull_requests === "true" && payload.type === "pull_request" ? "skip" : "",
   };
 }

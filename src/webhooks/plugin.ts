@@ -2,15 +2,8 @@
 // the transform's types, Markdown escaping, links, time, list and pattern helpers — is re-exported
 // here, so plugins never reach into other files of src/ (ESLint enforces it).
 export type { TransformContext, TransformFn } from "./registry";
-export {
-  escapeLinkText,
-  escapeMarkdown,
-  escapeUrl,
-  isHttpUrl,
-  limitMarkdown,
-  limitTopic,
-  neutraliseMarkdown,
-} from "./markdown";
+// All of markdown.ts (escaping, links, length limits) is author-facing.
+export * from "./markdown";
 /** safeMarkdown(text): a transform's finished Markdown, inserted by `{{value}}` without escaping. */
 export { markdownLink, safeMarkdown, type SafeMarkdown } from "./helpers";
 export {
@@ -28,3 +21,14 @@ export {
 } from "./helpers";
 export { isBranchFilteredOut, parsePatternList } from "./events";
 export { readPath } from "./paths";
+export {
+  committersSummary,
+  compactDuration,
+  decodeHtmlEntities,
+  durationInWords,
+  giteaCommittersSummary,
+  gitPushKind,
+  htmlToMarkdown,
+  nonEmptyText,
+  type GitPushKind,
+} from "./pluginHelpers";

@@ -3,32 +3,12 @@
 // back. The MariaDB server is one this test starts and kills itself.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startTestServer, type TestServer } from "../support/harness";
+import { freePort, killProcess, waitForPort } from "../support/process";
 
 jest.setTimeout(60_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
-
-const canConnect = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, "127.0.0.1", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on("error", () => resolve(false));
-  });
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-mariadb-"));
 let port: number;
@@ -48,14 +28,11 @@ async function startMariadb(): Promise<void> {
     ],
     { stdio: "ignore" },
   );
-  for (let i = 0; i < 200 && !(await canConnect(port)); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitForPort(port, 200, 100);
 }
 
 async function killMariadb(): Promise<void> {
-  if (!mariadb || mariadb.exitCode !== null || mariadb.signalCode !== null) return;
-  const exited = new Promise((resolve) => mariadb!.once("exit", resolve));
-  mariadb.kill("SIGKILL");
-  await exited;
+  if (mariadb) await killProcess(mariadb);
 }
 
 const logLines: string[] = [];

@@ -2,21 +2,10 @@
 // requests keep answering, rate limits fall back to per-process limits, events still reach the
 // process's own queues, one warning is logged, and cross-process delivery returns with Redis.
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import { startSecondServer, startTestServer, type SecondServer, type TestServer } from "../support/harness";
+import { freePort, killProcess, waitForPort } from "../support/process";
 
 jest.setTimeout(60_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
@@ -26,24 +15,8 @@ async function startRedis(port: number): Promise<ChildProcess> {
       stdio: "ignore",
     },
   );
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (up) return child;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  if (await waitForPort(port, 100, 50)) return child;
   throw new Error("redis-server did not start");
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
 }
 
 const logLines: string[] = [];
@@ -64,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await second.close();
   await first.close();
-  if (redis.exitCode === null && redis.signalCode === null) await stopRedis(redis);
+  await killProcess(redis);
 });
 
 async function crossProcessDelivery(topic: string): Promise<boolean> {
@@ -85,7 +58,7 @@ it("with Redis up, events cross processes", async () => {
 
 describe("with Redis down", () => {
   beforeAll(async () => {
-    await stopRedis(redis);
+    await killProcess(redis);
   });
 
   it("requests answer, /server_settings included", async () => {

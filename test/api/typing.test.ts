@@ -108,32 +108,16 @@ describe("POST /typing (channel)", () => {
       .as(member)
       .post("/typing", { type: "channel", op: "stop", stream_id: server.general.id, topic: "(no topic)" });
     const events = await drain(other, capable);
-    expect(events.map(({ id: _id, ...e }) => e)).toEqual([
-      {
-        type: "typing",
-        message_type: "stream",
-        op: "start",
-        sender: who(member),
-        stream_id: server.general.id,
-        topic: "lunch",
-      },
-      {
-        type: "typing",
-        message_type: "stream",
-        op: "start",
-        sender: who(member),
-        stream_id: server.general.id,
-        topic: "lunch",
-      },
-      {
-        type: "typing",
-        message_type: "stream",
-        op: "stop",
-        sender: who(member),
-        stream_id: server.general.id,
-        topic: "",
-      },
-    ]);
+    // "stream" and "channel" both give a stream typing event.
+    const start = {
+      type: "typing",
+      message_type: "stream",
+      op: "start",
+      sender: who(member),
+      stream_id: server.general.id,
+      topic: "lunch",
+    };
+    expect(events.map(({ id: _id, ...e }) => e)).toEqual([start, start, { ...start, op: "stop", topic: "" }]);
     expect(await drain(admin, incapable)).toEqual([]);
     expect(await drain(moderator, outsider)).toEqual([]);
   });

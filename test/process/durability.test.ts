@@ -3,58 +3,21 @@
 // delivery it acknowledged exactly once, and nothing it had not finished half-written (a message
 // without its recipients, a cut content). Each delivery carries a unique marker in its content.
 // On the database under test (SQLite file, or a fresh MySQL database).
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import knex, { type Knex } from "knex";
-import { freshDatabaseUrl } from "../support/harness";
+import {
+  SERVER_COMMAND,
+  freePort,
+  serverEnvironment,
+  startServerProcess,
+  waitUntilListening,
+} from "../support/process";
 
-const ROOT = path.resolve(__dirname, "../..");
 const DELIVERIES = 300;
 const IN_FLIGHT = 8;
 /** SIGKILL once this many deliveries have been acknowledged: mid-load, with 8 in flight. */
 const KILL_AFTER_ACKS = 120;
 jest.setTimeout(180_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<unknown>;
-}
-
-function startServer(env: Record<string, string>, port: number): Running {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  return { child, output: () => out, exited: new Promise((resolve) => child.on("exit", resolve)) };
-}
-
-async function waitUntilListening(r: Running): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (r.child.exitCode !== null) throw new Error(`server exited early:\n${r.output()}`);
-    if (/Switchboard listening/.test(r.output())) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`server did not start:\n${r.output()}`);
-}
 
 const marker = (i: number) => `durability-marker-${String(i).padStart(4, "0")}`;
 const expectedContent = (m: string) =>
@@ -92,16 +55,13 @@ async function storedMarkers(db: Knex): Promise<{ content: string; rendered: str
 }
 
 it("after SIGKILL under webhook load, every acknowledged delivery is stored exactly once, nothing half-written", async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-durability-"));
-  const database = await freshDatabaseUrl();
-  cleanups.push(async () => {
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  const env = { DATA_DIR: dataDir, RATE_LIMITING: "false", ...(database.url ? { DATABASE_URL: database.url } : {}) };
+  const env = {
+    ...(await serverEnvironment("switchboard-durability-", (fn) => cleanups.push(fn))),
+    RATE_LIMITING: "false",
+  };
 
   const port = await freePort();
-  const first = startServer(env, port);
+  const first = startServerProcess(SERVER_COMMAND, env, port);
   cleanups.push(() => void first.child.kill("SIGKILL"));
   await waitUntilListening(first);
   const apiKey = /bot +\S+ +API key (\S+)/.exec(first.output())![1];
@@ -132,7 +92,7 @@ it("after SIGKILL under webhook load, every acknowledged delivery is stored exac
 
   // Restarted on the same database, the server answers and takes deliveries again.
   const secondPort = await freePort();
-  const second = startServer(env, secondPort);
+  const second = startServerProcess(SERVER_COMMAND, env, secondPort);
   cleanups.push(async () => {
     second.child.kill("SIGKILL");
     await second.exited; // before its database goes
@@ -143,11 +103,11 @@ it("after SIGKILL under webhook load, every acknowledged delivery is stored exac
   expect(await deliver(`http://127.0.0.1:${secondPort}`, apiKey, after)).toBe(true);
 
   const db = knex(
-    database.url
-      ? { client: "mysql2", connection: { uri: database.url } as never, pool: { min: 0, max: 1 } }
+    env.DATABASE_URL
+      ? { client: "mysql2", connection: { uri: env.DATABASE_URL } as never, pool: { min: 0, max: 1 } }
       : {
           client: "better-sqlite3",
-          connection: { filename: path.join(dataDir, "switchboard.sqlite3") },
+          connection: { filename: path.join(env.DATA_DIR, "switchboard.sqlite3") },
           useNullAsDefault: true,
         },
   );

@@ -55,15 +55,9 @@ describe("npm run cli -- delivery-to-fixture", () => {
       headers: { "X-GitHub-Event": "push", "X-GitHub-Delivery": "fixture-1" },
     });
     const id = await newestId();
-    const res = await cli(
-      "delivery-to-fixture",
-      "--id",
-      String(id),
-      "--name",
-      "from_log",
-      "--fixtures-dir",
-      fixturesDir,
-    );
+    const saveAsFixture = (deliveryId: number) =>
+      cli("delivery-to-fixture", "--id", String(deliveryId), "--name", "from_log", "--fixtures-dir", fixturesDir);
+    const res = await saveAsFixture(id);
     expect(res.stderr.replace(/npm warn.*\n?/g, "")).toBe("");
     expect(res.code).toBe(0);
     const payloadPath = path.join(fixturesDir, "github", "push__from_log.json");
@@ -90,15 +84,7 @@ describe("npm run cli -- delivery-to-fixture", () => {
     expect(expected.messages ?? [{ topic: expected.topic, content: expected.content }]).toEqual(stored);
 
     // An existing case is not overwritten; an unknown id is an error.
-    const again = await cli(
-      "delivery-to-fixture",
-      "--id",
-      String(id),
-      "--name",
-      "from_log",
-      "--fixtures-dir",
-      fixturesDir,
-    );
+    const again = await saveAsFixture(id);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain("already exists");
     const missing = await cli("delivery-to-fixture", "--id", "99999999", "--fixtures-dir", fixturesDir);
