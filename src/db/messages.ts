@@ -3,6 +3,7 @@ import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import type { MessageRow } from "./rows";
 import { nameKey } from "../names";
+import { isMysql } from "./collation";
 
 export const FLAG_BITS = {
   read: 1,
@@ -23,6 +24,40 @@ export function flagsToNames(bits: number): FlagName[] {
 
 export async function insertMessage(q: Queryable, row: Omit<MessageRow, "id">): Promise<number> {
   return insertReturningId(q, "messages", { ...row, topic_key: nameKey(row.topic) });
+}
+
+/**
+ * Several messages in one multi-row INSERT; their ids, in row order. The drivers report one id: the
+ * first row's on MySQL, the last row's on SQLite. From it the rows are read back (the ones visible
+ * from that id up, as many as were inserted) and must be these rows, in order: the ids then come
+ * from the database, not from an assumption about how it allocates them (InnoDB reserves a simple
+ * insert's ids in one step under every innodb_autoinc_lock_mode, but their step depends on
+ * auto_increment_increment, and rows of other transactions could be committed in between).
+ * Throws when they are not: the caller's transaction rolls back, and group commit writes the sends
+ * again one row per INSERT.
+ */
+export async function insertMessages(q: Queryable, rows: Omit<MessageRow, "id">[]): Promise<number[]> {
+  if (rows.length <= 1) return Promise.all(rows.map((row) => insertMessage(q, row)));
+  const reported = Number(
+    (await q("messages").insert(rows.map((row) => ({ ...row, topic_key: nameKey(row.topic) }))))[0],
+  );
+  const first = isMysql(q) ? reported : reported - rows.length + 1;
+  const stored: Pick<MessageRow, "id" | "sender_id" | "topic" | "date_sent" | "dm_key" | "stream_id">[] = await q(
+    "messages",
+  )
+    .where("id", ">=", first)
+    .orderBy("id")
+    .limit(rows.length)
+    .select("id", "sender_id", "topic", "date_sent", "dm_key", "stream_id");
+  const same = (i: number) =>
+    stored[i] !== undefined &&
+    stored[i].sender_id === rows[i].sender_id &&
+    stored[i].topic === rows[i].topic &&
+    Number(stored[i].date_sent) === Number(rows[i].date_sent) &&
+    (stored[i].dm_key ?? null) === (rows[i].dm_key ?? null) &&
+    (stored[i].stream_id ?? null) === (rows[i].stream_id ?? null);
+  if (!rows.every((_, i) => same(i))) throw new Error("multi-row message INSERT: the rows read back are not these");
+  return stored.map((row) => Number(row.id));
 }
 
 export async function insertUserMessages(

@@ -144,7 +144,7 @@ export class MessageSender {
     this.done(batch, written.ids, written.dateSent);
   }
 
-  /** The batch's transaction failed (rolled back): each job again, alone, in order. */
+  /** The batch's transaction failed (rolled back): each job again, alone, in order, a row per INSERT. */
   private async fallBack(batch: Job[], err: unknown): Promise<void> {
     if (batch.length === 1) return this.fail(batch[0], err);
     this.stats.fallbacks += 1;
@@ -152,7 +152,7 @@ export class MessageSender {
     for (const job of batch) {
       let written: WrittenSends;
       try {
-        written = await this.write([job]);
+        written = await this.write([job], { rowByRow: true });
       } catch (jobErr) {
         await this.fail(job, jobErr);
         continue;
@@ -161,13 +161,9 @@ export class MessageSender {
     }
   }
 
-  private write(jobs: Job[]): Promise<WrittenSends> {
-    return withTransaction(this.deps.db, (trx) =>
-      writeSends(
-        trx,
-        jobs.flatMap((job) => job.sends),
-      ),
-    );
+  private write(jobs: Job[], options: { rowByRow?: boolean } = {}): Promise<WrittenSends> {
+    const sends = jobs.flatMap((job) => job.sends);
+    return withTransaction(this.deps.db, (trx) => writeSends(trx, sends, options));
   }
 
   /**

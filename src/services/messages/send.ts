@@ -4,7 +4,7 @@
 // groupCommit.ts batches concurrent sends through these steps; sendMessageInTransaction runs them
 // for one message inside a transaction someone else owns.
 import type { Queryable } from "../../db/knex";
-import { FLAG_BITS, flagsToNames, insertMessage, insertUserMessageRows } from "../../db/messages";
+import { FLAG_BITS, flagsToNames, insertMessage, insertMessages, insertUserMessageRows } from "../../db/messages";
 import { bool, nowSeconds, type MessageRow, type RealmRow, type StreamRow, type UserRow } from "../../db/rows";
 import { setFirstMessageIdIfUnset } from "../../db/streams";
 import { activeSubscriberIds } from "../../db/subscriptions";
@@ -165,17 +165,22 @@ export interface WrittenSends {
 }
 
 /**
- * Stores prepared sends, in order; must run inside a transaction. Messages are inserted one
- * statement per row: each INSERT reports its own id on every driver (a multi-row INSERT reports
- * the first id on MySQL, the last on SQLite, and consecutive ids only under some autoinc lock
- * modes), and a row costs one round trip inside an open transaction, small next to the commit.
- * Recipient rows, which are the bulk (one per subscriber), go in one multi-row INSERT for the
- * whole batch, as they need no ids back.
+ * Stores prepared sends, in order; must run inside a transaction. The messages go in one multi-row
+ * INSERT (measured: 64 single-row INSERTs took 40-70 ms on MariaDB, one 64-row INSERT 5-10 ms;
+ * SQLite 10 ms against 1 ms), its ids checked by insertMessages; `rowByRow` is group commit's
+ * fallback, one INSERT per message, whose ids every driver reports exactly. The recipient rows, the
+ * bulk (one per subscriber), go in multi-row INSERTs for the whole batch: they need no ids back.
  */
-export async function writeSends(trx: Queryable, sends: PreparedSend[]): Promise<WrittenSends> {
+export async function writeSends(
+  trx: Queryable,
+  sends: PreparedSend[],
+  options: { rowByRow?: boolean } = {},
+): Promise<WrittenSends> {
   const dateSent = nowSeconds();
+  const rows = sends.map((send) => ({ ...send.row, date_sent: dateSent }));
   const ids: number[] = [];
-  for (const send of sends) ids.push(await insertMessage(trx, { ...send.row, date_sent: dateSent }));
+  if (options.rowByRow) for (const row of rows) ids.push(await insertMessage(trx, row));
+  else ids.push(...(await insertMessages(trx, rows)));
   await insertUserMessageRows(
     trx,
     sends.flatMap((send, i) => send.userRows.map((r) => ({ ...r, message_id: ids[i] }))),
