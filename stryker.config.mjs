@@ -16,6 +16,29 @@ const scopes = {
     // The TypeScript checker costs a full type-check before the first mutant; the quick scope skips it.
     checkers: [],
   },
+  // The plugin framework's pure modules against the tests that need no server (minutes, not hours).
+  framework: {
+    mutate: [
+      "src/webhooks/glob.ts",
+      "src/webhooks/events.ts",
+      "src/webhooks/body.ts",
+      "src/webhooks/signature.ts",
+      "src/webhooks/markdown.ts",
+      "src/webhooks/helpers.ts",
+      "src/webhooks/pluginHelpers.ts",
+      "src/webhooks/templatePaths.ts",
+    ],
+    tests: [
+      "test/webhooks/glob.test.ts",
+      "test/webhooks/eventSource.test.ts",
+      "test/webhooks/body.test.ts",
+      "test/webhooks/helpers.test.ts",
+      "test/webhooks/pluginHelpers.test.ts",
+      "test/webhooks/templatePaths.test.ts",
+      "test/webhooks/loader.test.ts",
+    ],
+    checkers: [],
+  },
   full: {
     mutate: [
       "src/webhooks/**/*.ts",
@@ -61,7 +84,7 @@ export default {
   reporters: ["html", "json", "clear-text", "progress"],
   htmlReporter: { fileName: "reports/mutation/index.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  concurrency: 2,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 20000,
   // The dry run starts real servers on a shared, loaded machine: give it room.
   dryRunTimeoutMinutes: 30,
