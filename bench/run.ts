@@ -38,7 +38,12 @@ interface Case {
 }
 
 function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [require.resolve("tsx/cli"), script], {
+  // BENCH_PROFILE=dir: the servers write V8 CPU profiles there (one folder per port) when they stop.
+  const profile = process.env.BENCH_PROFILE;
+  const args = profile
+    ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profile, env.PORT ?? "server")}`, "--import", "tsx", script]
+    : [require.resolve("tsx/cli"), script];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],

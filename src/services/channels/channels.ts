@@ -4,7 +4,7 @@ import { CHANNEL_GROUP_SETTINGS } from "./groupSettings";
 import { systemGroupIds, isUserInGroup } from "../../db/groups";
 import { bool, nowSeconds, type RealmRow, type StreamRow, type UserRow } from "../../db/rows";
 import { findStreamById, findStreamByName, insertStream, listRealmStreams } from "../../db/streams";
-import { isSubscribed, listUserSubscriptions } from "../../db/subscriptions";
+import { activeSubscriberIds, isSubscribed, listUserSubscriptions } from "../../db/subscriptions";
 import { Errors } from "../../errors";
 import { renderMarkdown } from "../messages/markdown";
 import { isAdmin, isGuest } from "../users/users";
@@ -92,7 +92,13 @@ export function canSeeChannel(user: Pick<UserRow, "role">, stream: StreamRow, su
 
 /** Can the user see the channel's metadata and (public) messages? */
 export async function canAccessChannel(q: Queryable, user: UserRow, stream: StreamRow): Promise<boolean> {
-  return canSeeChannel(user, stream, await isSubscribed(q, user.id, stream.id));
+  // Public channels need no subscription check for members; an active user's subscription is read
+  // from the cached subscriber list (the channel's readers and senders ask on every request).
+  if (canSeeChannel(user, stream, false)) return true;
+  const subscribed = bool(user.is_active)
+    ? (await activeSubscriberIds(q, stream.id)).includes(user.id)
+    : await isSubscribed(q, user.id, stream.id);
+  return canSeeChannel(user, stream, subscribed);
 }
 
 /** The channel with this id or name if it exists and the user can access it; undefined otherwise. */
