@@ -1,6 +1,6 @@
 // Uploaded files and the messages that link to them.
 import type { Queryable } from "./knex";
-import { insertReturningId } from "./knex";
+import { insertReturningId, insertRows } from "./knex";
 
 export interface AttachmentRow {
   id: number;
@@ -59,7 +59,11 @@ export async function linkAttachmentsToMessage(
 ): Promise<void> {
   const unique = [...new Set(attachmentIds)];
   if (unique.length === 0) return;
-  await q("attachment_messages").insert(unique.map((attachment_id) => ({ attachment_id, message_id: messageId })));
+  await insertRows(
+    q,
+    "attachment_messages",
+    unique.map((attachment_id) => ({ attachment_id, message_id: messageId })),
+  );
 }
 
 /** attachment id → ids of the messages that link to it. */

@@ -1,7 +1,7 @@
 // User groups: system groups per realm (kept in step with roles), named groups and the anonymous
 // groups that store `{direct_members, direct_subgroups}` setting values. Membership is recursive.
 import type { Queryable } from "./knex";
-import { insertReturningId } from "./knex";
+import { insertReturningId, insertRows } from "./knex";
 import { nowSeconds } from "./rows";
 import { nameKey } from "../names";
 
@@ -32,12 +32,20 @@ export async function insertGroup(
 
 export async function addGroupMembers(q: Queryable, groupId: number, userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
-  await q("user_group_members").insert(userIds.map((user_id) => ({ group_id: groupId, user_id })));
+  await insertRows(
+    q,
+    "user_group_members",
+    userIds.map((user_id) => ({ group_id: groupId, user_id })),
+  );
 }
 
 export async function addSubgroups(q: Queryable, groupId: number, subgroupIds: number[]): Promise<void> {
   if (subgroupIds.length === 0) return;
-  await q("user_group_subgroups").insert(subgroupIds.map((subgroup_id) => ({ group_id: groupId, subgroup_id })));
+  await insertRows(
+    q,
+    "user_group_subgroups",
+    subgroupIds.map((subgroup_id) => ({ group_id: groupId, subgroup_id })),
+  );
 }
 
 export async function removeUserFromGroups(q: Queryable, userId: number, groupIds: number[]): Promise<void> {

@@ -120,6 +120,20 @@ export async function insertReturningId(q: Queryable, table: string, row: Record
   return Number(result[0]);
 }
 
+/**
+ * Rows per multi-row INSERT. Knex writes SQLite's as one compound SELECT (`select … union all
+ * select …`), and SQLite refuses more than 500 terms in one ("too many terms in compound SELECT");
+ * 450 leaves room and measured fastest (1,280 rows in 4.5 ms, against 6 ms as VALUES lists and 10 ms
+ * row by row). MySQL takes VALUES lists; 2,000 rows stay far below max_allowed_packet.
+ */
+export const ROWS_PER_INSERT = { sqlite: 450, mysql: 2000 } as const;
+
+/** Inserts any number of rows in as few statements as the database allows. */
+export async function insertRows(q: Queryable, table: string, rows: readonly object[]): Promise<void> {
+  const chunk = /mysql/.test(String(q.client.config.client)) ? ROWS_PER_INSERT.mysql : ROWS_PER_INSERT.sqlite;
+  for (let i = 0; i < rows.length; i += chunk) await q(table).insert(rows.slice(i, i + chunk));
+}
+
 /** One trivial round trip: answers whether the database is reachable. */
 export async function pingDatabase(db: Db): Promise<void> {
   await db.raw("select 1");

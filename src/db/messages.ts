@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Queryable } from "./knex";
-import { insertReturningId } from "./knex";
+import { insertReturningId, insertRows } from "./knex";
 import type { MessageRow } from "./rows";
 import { nameKey } from "../names";
 import { isMysql } from "./collation";
@@ -71,17 +71,12 @@ export async function insertUserMessages(
   );
 }
 
-/** Rows per INSERT: 3 values each stays far below SQLite's 32766 bound parameters. */
-const USER_MESSAGE_ROWS_PER_INSERT = 2000;
-
-/** Recipient rows of any number of messages, as few multi-row INSERTs as the bound allows. */
+/** Recipient rows of any number of messages, as few multi-row INSERTs as the database allows. */
 export async function insertUserMessageRows(
   q: Queryable,
   rows: { user_id: number; message_id: number; flags: number }[],
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += USER_MESSAGE_ROWS_PER_INSERT) {
-    await q("user_messages").insert(rows.slice(i, i + USER_MESSAGE_ROWS_PER_INSERT));
-  }
+  await insertRows(q, "user_messages", rows);
 }
 
 export async function findMessage(q: Queryable, realmId: number, id: number): Promise<MessageRow | undefined> {

@@ -1,6 +1,6 @@
 // Webhook operations storage: the delivery log, claimed sender delivery ids, template overrides.
 import type { Queryable } from "./knex";
-import { insertReturningId } from "./knex";
+import { insertReturningId, insertRows } from "./knex";
 import { isUniqueViolation } from "./errors";
 
 export interface WebhookDeliveryRow {
@@ -53,7 +53,7 @@ const SUMMARY_COLUMNS = [
 export type WebhookDeliverySummaryRow = Pick<WebhookDeliveryRow, (typeof SUMMARY_COLUMNS)[number]>;
 
 export async function insertWebhookDeliveries(q: Queryable, rows: NewWebhookDelivery[]): Promise<void> {
-  if (rows.length > 0) await q("webhook_deliveries").insert(rows);
+  await insertRows(q, "webhook_deliveries", rows);
 }
 
 export async function insertWebhookDelivery(q: Queryable, row: NewWebhookDelivery): Promise<number> {

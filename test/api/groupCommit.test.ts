@@ -3,6 +3,8 @@
 // share a batch is known without depending on timing; they then check every send got its own
 // id, rows and flags, that events come after the commit in id order, and that one bad send
 // (invalid, invalidated before its write, or refused by the database) fails alone.
+import { insertRows } from "../../src/db/knex";
+import { upsertSubscriptions } from "../../src/db/subscriptions";
 import { BATCH_LIMITS } from "../../src/services/messages/groupCommit";
 import { startTestServer, usingMysql, type TestServer, type TestUser } from "../support/harness";
 import type { ApiResponse } from "../support/client";
@@ -255,4 +257,40 @@ it("cuts a long queue into batches of at most the bound", async () => {
   expect(sender().stats.largestBatch).toBe(BATCH_LIMITS.maxMessages);
   const stored = await server.db("messages").where({ topic: "bounded" });
   expect(new Set(stored.map((m) => Number(m.id)))).toEqual(new Set(responses.map((r) => r.body.id)));
+});
+
+it("writes a batch of more recipient rows than one SQLite INSERT may hold, without falling back", async () => {
+  // 600 subscribers: two messages are 1,200 recipient rows, more than SQLite's 500-term compound
+  // SELECT (Knex's multi-row INSERT there) could take in one statement.
+  const { owner } = server.users;
+  expect((await server.as(owner).post("/users/me/subscriptions", { subscriptions: [{ name: "crowd" }] })).status).toBe(
+    200,
+  );
+  const stream = await server.db("streams").where({ name: "crowd" }).first();
+  const { id: _id, ...template } = await server.db("users").where({ id: server.users.member.id }).first();
+  const crowd = Array.from({ length: 599 }, (_, i) => ({
+    ...template,
+    email: `crowd${i}@test.example`,
+    delivery_email: `crowd${i}@test.example`,
+    email_key: `crowd${i}@test.example`,
+    full_name: `Crowd ${i}`,
+    api_key_hash: `crowd-${i}`,
+  }));
+  await insertRows(server.db, "users", crowd);
+  const ids = (await server.db("users").where("email", "like", "crowd%").select("id")).map((r) => Number(r.id));
+  await upsertSubscriptions(
+    server.db,
+    ids.map((user_id) => ({ user_id, stream_id: stream.id })),
+  );
+  const fallbacks = sender().stats.fallbacks;
+  const responses = await inOneBatch(2, () => [
+    post(owner, { type: "stream", to: "crowd", topic: "many", content: "one" }),
+    post(owner, { type: "stream", to: "crowd", topic: "many", content: "two" }),
+  ]);
+  expect(responses.map((r) => r.status)).toEqual([200, 200]);
+  expect(sender().stats.fallbacks).toBe(fallbacks);
+  for (const r of responses) {
+    const rows = await server.db("user_messages").where({ message_id: r.body.id }).count<{ n: number }[]>({ n: "*" });
+    expect(Number(rows[0].n)).toBe(600);
+  }
 });
