@@ -294,3 +294,32 @@ it("writes a batch of more recipient rows than one SQLite INSERT may hold, witho
     expect(Number(rows[0].n)).toBe(600);
   }
 });
+
+it("a send whose upload is deleted between validation and write is still stored, without the link row", async () => {
+  const { member } = server.users;
+  const form = new FormData();
+  form.append("file", new Blob(["soon gone"]), "gone.txt");
+  const auth = "Basic " + Buffer.from(`${member.email}:${member.apiKey}`).toString("base64");
+  const uploaded = await fetch(`${server.url}/api/v1/user_uploads`, {
+    method: "POST",
+    body: form,
+    headers: { authorization: auth },
+  }).then((r) => r.json() as Promise<{ uri: string }>);
+  const attachment = await server
+    .db("attachments")
+    .where({ path_id: uploaded.uri.replace("/user_uploads/", "") })
+    .first();
+
+  const release = sender().hold();
+  const sent = toGeneral(member, "gone", `[the file](${uploaded.uri})`);
+  try {
+    await until(() => sender().pending === 1);
+    expect((await server.as(member).delete(`/attachments/${attachment.id}`)).status).toBe(200);
+  } finally {
+    release();
+  }
+  const res = await sent;
+  expect(res.status).toBe(200);
+  expect(await server.db("messages").where({ id: res.body.id }).first()).toMatchObject({ topic: "gone" });
+  expect(await server.db("attachment_messages").where({ message_id: res.body.id })).toEqual([]);
+});

@@ -187,13 +187,26 @@ export class MessageSender {
       .then(() => jobs.forEach((job, j) => job.resolve(idsByJob[j])));
   }
 
-  /** The write failed: a send that no longer validates gets that (4xx) error, else the write's own. */
+  /**
+   * The write failed. A send that no longer validates gets that (4xx) error. One that still does is
+   * prepared afresh and written once more: what changed since it was first prepared (an upload
+   * deleted meanwhile, a channel renamed…) is then part of it. Only if that fails too does the caller
+   * get the database's error.
+   */
   private async fail(job: Job, err: unknown): Promise<void> {
+    const fresh: PreparedSend[] = [];
     try {
-      for (const send of job.sends) await prepareSend(this.deps.db, send.input);
+      for (const send of job.sends) fresh.push(await prepareSend(this.deps.db, send.input));
     } catch (invalid) {
-      if (invalid instanceof ApiError) return job.reject(invalid);
+      return job.reject(invalid instanceof ApiError ? invalid : err);
     }
-    job.reject(err);
+    const retried: Job = { ...job, sends: fresh };
+    let written: WrittenSends;
+    try {
+      written = await this.write([retried], { rowByRow: true });
+    } catch {
+      return job.reject(err);
+    }
+    this.done([retried], written.ids, written.dateSent);
   }
 }
