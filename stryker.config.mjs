@@ -61,7 +61,16 @@ const scopes = {
     checkers: ["typescript"],
   },
 };
-const scope = scopes[process.env.MUTATE_SCOPE ?? "full"] ?? scopes.full;
+// MUTATE_FILES / MUTATE_TESTS (comma-separated paths or globs) override a scope's lists, so one
+// module can be scored against its own tests while they are being written.
+const baseScope = scopes[process.env.MUTATE_SCOPE ?? "full"] ?? scopes.full;
+const listFromEnv = (name) => process.env[name]?.split(",").filter(Boolean);
+const scope = {
+  mutate: listFromEnv("MUTATE_FILES") ?? baseScope.mutate,
+  tests: listFromEnv("MUTATE_TESTS") ?? baseScope.tests,
+  checkers: process.env.MUTATE_CHECK === "0" ? [] : baseScope.checkers,
+};
+const scopeName = process.env.MUTATE_NAME ?? process.env.MUTATE_SCOPE ?? "full";
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -80,16 +89,17 @@ export default {
   coverageAnalysis: "perTest",
   mutate: scope.mutate,
   incremental: true,
-  incrementalFile: `reports/stryker-incremental-${process.env.MUTATE_SCOPE ?? "full"}.json`,
+  incrementalFile: `reports/stryker-incremental-${scopeName}.json`,
   reporters: ["html", "json", "clear-text", "progress"],
-  htmlReporter: { fileName: "reports/mutation/index.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: `reports/mutation/${scopeName}/index.html` },
+  jsonReporter: { fileName: `reports/mutation/${scopeName}/mutation.json` },
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 20000,
   // The dry run starts real servers on a shared, loaded machine: give it room.
   dryRunTimeoutMinutes: 30,
   timeoutFactor: 3,
-  tempDirName: ".stryker-tmp",
+  // One sandbox per named run, so runs of different modules can go on side by side.
+  tempDirName: `.stryker-tmp/${scopeName}`,
   ignorePatterns: ["data", "dist", "coverage", "reports", "test-output", "bench/results"],
   cleanTempDir: true,
   thresholds: { high: 90, low: 80, break: null },
