@@ -299,10 +299,11 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     if (!file.startsWith("_") && !referenced.has(file))
       problems.add(`templates/${file}`, "not used by any event in integration.json (remove it or add the event)");
   }
-  // Partials named in templates must exist (a missing one would otherwise fail at render time).
+  // Partials named in templates must exist (a missing one would otherwise fail at render time);
+  // one that exists but does not compile is already reported above.
   for (const [file, source] of Object.entries(sources)) {
     for (const m of source.matchAll(/\{\{~?#?>\s*([A-Za-z0-9_-]+)/g)) {
-      if (!partials[m[1]])
+      if (sources[`_${m[1]}.hbs`] === undefined)
         problems.add(`templates/${file}`, `uses partial '${m[1]}' but templates/_${m[1]}.hbs does not exist`);
     }
   }
