@@ -244,6 +244,17 @@ describe("a valid plugin folder", () => {
     expect(integration.validate({ id: 1 })).toBe(true);
   });
 
+  it("accepts annotation keywords it does not know in the payload schema, and checks formats", () => {
+    const schema = {
+      type: "object",
+      "x-source": "vendor docs",
+      properties: { title: { type: "string" }, email: { type: "string", format: "email" } },
+    };
+    const integration = load(goodPlugin("demo", { "schema.json": JSON.stringify(schema) }));
+    expect(integration.validate({ email: "a@example.com" })).toBe(true);
+    expect(integration.validate({ email: "not an address" })).toBe(false);
+  });
+
   it("accepts a branchPath when a 'branches' URL option documents it", () => {
     const options = { urlOptions: [{ key: "branches", description: "Only these branches" }] };
     expect(problemsOf(goodPlugin("demo", {}, { branchPath: "ref", ...options }))).toEqual([]);
@@ -381,6 +392,12 @@ describe("problems in a plugin folder", () => {
     ]);
   });
 
+  it("reports only the missing schema file when an event points into it", () => {
+    expect(
+      problemsOf(goodPlugin("demo", { "schema.json": undefined }, { events: { hello: { schema: "#/$defs/x" } } })),
+    ).toEqual(["integrations/demo/schema.json: file not found"]);
+  });
+
   it("reports an event schema pointer that leads nowhere, naming where it was set", () => {
     const problems = problemsOf(
       goodPlugin(
@@ -447,6 +464,14 @@ describe("problems in a plugin folder", () => {
     ]);
   });
 
+  it("reports a used partial that does not compile by its error alone, not as missing", () => {
+    expect(
+      problemsOf(goodPlugin("demo", { "templates/_sig.hbs": "{{nope x}}", "templates/hello.hbs": "{{> sig}}" })),
+    ).toEqual([
+      "integrations/demo/templates/_sig.hbs: You specified knownHelpersOnly, but used the unknown helper nope - 1:0",
+    ]);
+  });
+
   it("reports a partial that does not compile, under its file", () => {
     expect(problemsOf(goodPlugin("demo", { "templates/_sig.hbs": "{{nope x}}" }))).toEqual([
       "integrations/demo/templates/_sig.hbs: You specified knownHelpersOnly, but used the unknown helper nope - 1:0",
@@ -468,8 +493,23 @@ describe("problems in a plugin folder", () => {
     ]);
   });
 
+  it("reports unused templates and missing partials in file name order", () => {
+    const names = ["zz", "b", "y", "a", "m", "c"];
+    const files = Object.fromEntries(names.map((n) => [`templates/${n}.hbs`, `{{> p${n}}}`]));
+    const sorted = [...names].sort();
+    expect(problemsOf(goodPlugin("demo", files))).toEqual([
+      ...sorted.map(
+        (n) =>
+          `integrations/demo/templates/${n}.hbs: not used by any event in integration.json (remove it or add the event)`,
+      ),
+      ...sorted.map(
+        (n) => `integrations/demo/templates/${n}.hbs: uses partial 'p${n}' but templates/_p${n}.hbs does not exist`,
+      ),
+    ]);
+  });
+
   it("reports every use of a partial that has no file, in any of Handlebars' partial forms", () => {
-    const template = "{{> a}} {{~> b}} {{#> c}}x{{/c}} {{~#> d-e_1}}y{{/d-e_1}} {{> sig}}";
+    const template = "{{>a}} {{~> b}} {{#> c}}x{{/c}} {{~#> d-e_1}}y{{/d-e_1}} {{> sig}}";
     expect(problemsOf(goodPlugin("demo", { "templates/hello.hbs": template, "templates/_sig.hbs": "s" }))).toEqual(
       ["a", "b", "c", "d-e_1"].map(
         (p) => `integrations/demo/templates/hello.hbs: uses partial '${p}' but templates/_${p}.hbs does not exist`,
@@ -676,7 +716,12 @@ describe("template paths against the payload schema", () => {
 
   it("skips the path check when the schema does not compile", () => {
     expect(
-      problemsOf(goodPlugin("demo", { "schema.json": '{"type":"nonsense"}', "templates/hello.hbs": "{{nope}}" })),
+      problemsOf(
+        goodPlugin("demo", {
+          "schema.json": JSON.stringify({ type: "nonsense", properties: { title: { type: "string" } } }),
+          "templates/hello.hbs": "{{nope}}",
+        }),
+      ),
     ).toEqual([
       "integrations/demo/schema.json: schema does not compile: schema is invalid: data/type must be equal to one of the allowed values, data/type must be array, data/type must match a schema in anyOf",
     ]);
@@ -689,18 +734,16 @@ describe("loadIntegrations (a whole integrations directory)", () => {
   it("loads every plugin folder in name order, skipping hidden and underscore folders and plain files", () => {
     writeFiles(path.join(integrationsDir(), "zeta"), goodPlugin("zeta"));
     writeFiles(path.join(integrationsDir(), "alpha"), goodPlugin("alpha"));
-    writeFiles(path.join(integrationsDir(), "mid"), goodPlugin("mid"));
+    for (const name of ["mid", "kilo", "bravo", "yankee", "delta"])
+      writeFiles(path.join(integrationsDir(), name), goodPlugin(name));
     writeFiles(path.join(integrationsDir(), "_template"), { "integration.json": "broken" });
     writeFiles(path.join(integrationsDir(), ".cache"), { "integration.json": "broken" });
     writeFiles(integrationsDir(), { "README.md": "# plugins" });
     fs.symlinkSync(path.join(integrationsDir(), "README.md"), path.join(integrationsDir(), "link"));
     const loaded = loadIntegrations(integrationsDir());
-    expect(loaded.map((i) => i.name)).toEqual(["alpha", "mid", "zeta"]);
-    expect(loaded.map((i) => i.docPath)).toEqual([
-      "integrations/alpha/doc.md",
-      "integrations/mid/doc.md",
-      "integrations/zeta/doc.md",
-    ]);
+    const names = ["alpha", "bravo", "delta", "kilo", "mid", "yankee", "zeta"];
+    expect(loaded.map((i) => i.name)).toEqual(names);
+    expect(loaded.map((i) => i.docPath)).toEqual(names.map((n) => `integrations/${n}/doc.md`));
   });
 
   it("collects the problems of all folders, in folder order, into one error", () => {
