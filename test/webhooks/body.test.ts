@@ -66,6 +66,7 @@ describe("parseWebhookBody: content types and labels", () => {
   it("json: a form-labelled body without a payload field is parsed as JSON text", () => {
     expect(code(() => parse("json", "other=%7B%7D", FORM))).toBe("400 INVALID_JSON: Malformed JSON");
     expect(parse("json", "  [1,2]", FORM)).toEqual([1, 2]);
+    expect(parse("json", "7", FORM)).toBe(7);
   });
 
   it("keeps a too-deep JSON body's own error (not 'malformed')", () => {
@@ -82,6 +83,7 @@ describe("parseWebhookBody: content types and labels", () => {
     expect(parse("form", "null", "APPLICATION/JSON")).toBeNull();
     expect(parse("form", "7", "text/json")).toEqual({ "7": "" });
     expect(parse("form", "a=[1]", "text/plain")).toEqual({ a: "[1]" });
+    expect(parse("form", "7", "x-application/json")).toEqual({ "7": "" });
   });
 
   it("form: an empty body is an empty object", () => {
@@ -94,8 +96,9 @@ describe("parseWebhookBody: content types and labels", () => {
     expect(code(() => parseWebhookBody(m, Buffer.from("payload=1"), FORM))).toBe(
       "400 REQUEST_VARIABLE_MISSING: Missing 'data' argument",
     );
-    expect(code(() => parse("form-json", "toString=1", FORM))).toBe(
-      "400 REQUEST_VARIABLE_MISSING: Missing 'payload' argument",
+    const inherited = { contentType: "form-json", formField: "constructor" } as Manifest;
+    expect(code(() => parseWebhookBody(inherited, Buffer.from("a=1"), FORM))).toBe(
+      "400 REQUEST_VARIABLE_MISSING: Missing 'constructor' argument",
     );
   });
 
@@ -163,6 +166,14 @@ describe("parseWebhookBody: XML", () => {
     let value: unknown = "x";
     for (let i = 0; i < MAX_XML_DEPTH; i++) value = { e: value };
     expect(parseWebhookBody(m, Buffer.from(nest(MAX_XML_DEPTH)), "text/xml")).toEqual(value);
+    expect(code(() => parseWebhookBody(m, Buffer.from(nest(MAX_XML_DEPTH + 1)), "text/xml"))).toBe(
+      "400 INVALID_PAYLOAD: Invalid Service payload: XML nested deeper than 64 elements",
+    );
+  });
+
+  it("counts elements with longer names and attributes towards the depth", () => {
+    const m = { contentType: "xml", displayName: "Service" } as Manifest;
+    const nest = (n: number) => '<el a="1">'.repeat(n) + "x" + "</el>".repeat(n);
     expect(code(() => parseWebhookBody(m, Buffer.from(nest(MAX_XML_DEPTH + 1)), "text/xml"))).toBe(
       "400 INVALID_PAYLOAD: Invalid Service payload: XML nested deeper than 64 elements",
     );

@@ -91,6 +91,7 @@ describe("neutraliseMarkdown", () => {
   it("treats an unclosed backtick run (or one closed by a longer run) as text", () => {
     expect(neutraliseMarkdown("`@**a** @**b**")).toBe("`@\\*\\*a** @\\*\\*b**");
     expect(neutraliseMarkdown("`x`` @**a**")).toBe("`x`` @\\*\\*a**");
+    expect(neutraliseMarkdown("x `@**a**")).toBe("x `@\\*\\*a**");
   });
 
   it("leaves fenced code blocks as written until the matching closing fence", () => {
@@ -130,6 +131,10 @@ describe("neutraliseMarkdown", () => {
         "@\\*\\*notfenced**",
       ].join("\n"),
     );
+  });
+
+  it("opens a fence only at a line start", () => {
+    expect(neutraliseMarkdown("x ``` y\n@**z**")).toBe("x ``` y\n@\\*\\*z**");
   });
 
   it("keeps a block open when the closing fence is shorter", () => {
@@ -186,9 +191,9 @@ describe("limitMarkdown", () => {
     expect(limitMarkdown(`${"a".repeat(12)}  \n${"b".repeat(30)}`, 40, "[cut]")).toBe(`${"a".repeat(12)}\n[cut]`);
     // A break in the first half is ignored: "aaaa\nbbbbbbbbbbbbbb".
     expect(limitMarkdown(`aaaa\n${"b".repeat(40)}`, 40, "[cut]")).toBe(`aaaa\n${"b".repeat(14)}\n[cut]`);
-    // Exactly at half (19 / 2 = 9.5 → index 9 is not past it).
-    expect(limitMarkdown(`${"a".repeat(9)}\n${"b".repeat(40)}`, 40, "[cut]")).toBe(
-      `${"a".repeat(9)}\n${"b".repeat(9)}\n[cut]`,
+    // Exactly at half: "[cut]!" reserves 22, 18 characters are kept, a break at index 9 is not past half.
+    expect(limitMarkdown(`${"a".repeat(9)}\n${"b".repeat(40)}`, 40, "[cut]!")).toBe(
+      `${"a".repeat(9)}\n${"b".repeat(8)}\n[cut]!`,
     );
     expect(limitMarkdown(`${"a".repeat(10)}\n${"b".repeat(40)}`, 40, "[cut]")).toBe(`${"a".repeat(10)}\n[cut]`);
   });
@@ -214,6 +219,9 @@ describe("limitMarkdown", () => {
     );
     expect(limitMarkdown(`\`\`\`\nx\n\`\`\`js\n${code}`, 60, "[cut]")).toBe(
       "```\nx\n```js\nline of code\nline of code\n```\n[cut]",
+    );
+    expect(limitMarkdown(`x \`\`\`\nx\ny\n${code}`, 60, "[cut]")).toBe(
+      "x ```\nx\ny\nline of code\nline of code\n[cut]",
     );
     expect(limitMarkdown(`    \`\`\`\nx\ny\n${code}`, 60, "[cut]")).toBe(
       "    ```\nx\ny\nline of code\nline of code\n[cut]",
