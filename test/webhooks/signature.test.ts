@@ -1,0 +1,72 @@
+// Manifest-declared HMAC verification (pure functions, no server): the expected header value,
+// and which received values are accepted or refused with which error.
+import crypto from "node:crypto";
+import { expectedSignature, verifySignature } from "../../src/webhooks/signature";
+import { ApiError } from "../../src/errors";
+import type { SignatureSpec } from "../../src/webhooks/manifest";
+
+const BODY = Buffer.from('{"action":"opened"}');
+const SECRET = "s3cret";
+const hmac = (algorithm: string) => crypto.createHmac(algorithm, SECRET).update(BODY).digest("hex");
+
+const SHA256: SignatureSpec = { header: "X-Hub-Signature-256", algorithm: "sha256", prefix: "sha256=" };
+const SHA1: SignatureSpec = { header: "X-Signature", algorithm: "sha1" };
+
+function outcome(spec: SignatureSpec, received: string | undefined): string {
+  try {
+    verifySignature(spec, SECRET, BODY, received);
+  } catch (err) {
+    if (err instanceof ApiError) return `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}`;
+    throw err;
+  }
+  return "accepted";
+}
+
+describe("expectedSignature", () => {
+  it("is the prefix followed by the lower-case hex HMAC of the body", () => {
+    expect(expectedSignature(SHA256, SECRET, BODY)).toBe(`sha256=${hmac("sha256")}`);
+  });
+
+  it("is the bare hex digest when the manifest declares no prefix", () => {
+    expect(expectedSignature(SHA1, SECRET, BODY)).toBe(hmac("sha1"));
+  });
+});
+
+describe("verifySignature", () => {
+  it("accepts the exact expected value", () => {
+    expect(outcome(SHA256, `sha256=${hmac("sha256")}`)).toBe("accepted");
+    expect(outcome(SHA1, hmac("sha1"))).toBe("accepted");
+  });
+
+  it("accepts surrounding whitespace and an upper-case digest", () => {
+    expect(outcome(SHA1, `  ${hmac("sha1").toUpperCase()}\t`)).toBe("accepted");
+  });
+
+  it("refuses a missing or blank header, naming the header", () => {
+    const missing = '401 INVALID_SIGNATURE: Missing the signature header \'X-Signature\' {"header":"X-Signature"}';
+    expect(outcome(SHA1, undefined)).toBe(missing);
+    expect(outcome(SHA1, "")).toBe(missing);
+    expect(outcome(SHA1, "   ")).toBe(missing);
+  });
+
+  it("refuses a digest of the same length that differs", () => {
+    const wrong = hmac("sha1").replace(/^./, (c) => (c === "0" ? "1" : "0"));
+    expect(outcome(SHA1, wrong)).toBe(
+      '401 INVALID_SIGNATURE: The \'X-Signature\' signature does not match the request body {"header":"X-Signature"}',
+    );
+  });
+
+  it("refuses a value of another length (a truncated digest, a missing prefix)", () => {
+    const mismatch =
+      '401 INVALID_SIGNATURE: The \'X-Hub-Signature-256\' signature does not match the request body {"header":"X-Hub-Signature-256"}';
+    expect(outcome(SHA256, hmac("sha256"))).toBe(mismatch);
+    expect(outcome(SHA256, `sha256=${hmac("sha256").slice(0, -1)}`)).toBe(mismatch);
+  });
+
+  it("refuses a digest made with another secret", () => {
+    const other = crypto.createHmac("sha1", "other").update(BODY).digest("hex");
+    expect(outcome(SHA1, other)).toBe(
+      '401 INVALID_SIGNATURE: The \'X-Signature\' signature does not match the request body {"header":"X-Signature"}',
+    );
+  });
+});
