@@ -195,6 +195,15 @@ describe("loadFixtureCases", () => {
     ]);
   });
 
+  it("names a case by its file name without the final .json or .xml only", () => {
+    const integration = plugin();
+    writeFixtures("demo", { "v1.json_body.json": "{}", "v2.xml_body.xml": "<a/>" });
+    expect(loadFixtureCases(fixturesDir(), integration).map((c) => [c.name, path.basename(c.expectedPath)])).toEqual([
+      ["v1.json_body", "v1.json_body.expected.json"],
+      ["v2.xml_body", "v2.xml_body.expected.json"],
+    ]);
+  });
+
   it("layers headers: _defaults.json, then the event header for header plugins, then the case's own", () => {
     const integration = plugin(
       { eventSource: { header: "X-Event" }, events: { push: {}, hello: {} } },

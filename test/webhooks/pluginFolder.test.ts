@@ -134,13 +134,13 @@ describe("a valid plugin folder", () => {
     const integration = load(
       goodPlugin(
         "demo",
-        { "templates/hello.hbs": "Hi\n\n", "templates/bye.hbs": "Bye\r\n" },
+        { "templates/hello.hbs": "Hi\nthere\n\n", "templates/bye.hbs": "Bye\r\n" },
         {
           events: { hello: {}, bye: {} },
         },
       ),
     );
-    expect(render(integration, "hello", {})).toBe("Hi\n");
+    expect(render(integration, "hello", {})).toBe("Hi\nthere\n");
     expect(render(integration, "bye", {})).toBe("Bye");
   });
 
@@ -371,7 +371,9 @@ describe("problems in a plugin folder", () => {
       "integrations/demo/integration.json: /urlOptions: branchPath is set, so document a 'branches' URL option";
     expect(problemsOf(goodPlugin("demo", {}, { branchPath: "ref" }))).toEqual([missing]);
     expect(problemsOf(goodPlugin("demo", {}, { eventDefaults: { branchPath: "ref" } }))).toEqual([missing]);
-    expect(problemsOf(goodPlugin("demo", {}, { events: { hello: { branchPath: "ref" } } }))).toEqual([missing]);
+    expect(problemsOf(goodPlugin("demo", {}, { events: { hello: {}, "hello.x": { branchPath: "ref" } } }))).toEqual([
+      missing,
+    ]);
     expect(problemsOf(goodPlugin("demo", {}, { events: { hello: { branchPath: null } } }))).toEqual([]);
     expect(problemsOf(goodPlugin("demo", {}, { eventDefaults: { branchPath: null } }))).toEqual([]);
   });
