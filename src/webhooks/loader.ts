@@ -119,7 +119,8 @@ function checkTemplatesAgainstSchema(
   const transformOutputs = manifest.transformOutputs ?? [];
   const out: { file: string; what: string }[] = [];
   const uses = new Map<string, TemplateUse>();
-  const use = (key: string, base: Omit<TemplateUse, "nodes" | "free" | "frameworkNames">, scope: TemplateUse) => {
+  type Scope = Pick<TemplateUse, "nodes" | "free" | "frameworkNames">;
+  const use = (key: string, base: Omit<TemplateUse, keyof Scope>, scope: Scope) => {
     const known = uses.get(key) ?? { ...base, nodes: [], free: false, frameworkNames: new Set<string>() };
     known.nodes.push(...scope.nodes);
     known.free ||= scope.free;
@@ -131,9 +132,7 @@ function checkTemplatesAgainstSchema(
     if (spec.ignore) continue;
     const { from } = effectiveSpec(manifest, key);
     const own = spec.schema ? resolveRef(root, spec.schema) : undefined;
-    const scope: TemplateUse = {
-      source: "",
-      file: "",
+    const scope: Scope = {
       nodes: own === undefined ? [root] : [root, own],
       free: false,
       frameworkNames: new Set(),
@@ -196,7 +195,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const manifest = readJson(problems, dir, "integration.json") as Manifest | undefined;
   if (manifest === undefined) return { problems: problems.lines };
   if (!validateManifest(manifest)) {
-    for (const e of validateManifest.errors ?? []) {
+    // Ajv sets `errors` whenever validation fails.
+    for (const e of validateManifest.errors!) {
       if (e.keyword === "oneOf") continue; // each branch's own errors say what is wrong
       const where = e.instancePath || "/";
       const text =

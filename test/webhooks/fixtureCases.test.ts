@@ -195,6 +195,12 @@ describe("loadFixtureCases", () => {
     ]);
   });
 
+  it("lists cases in name order, whatever order the folder lists them in", () => {
+    const names = ["m", "c", "zz", "a", "q", "b", "y", "d"];
+    writeFixtures("demo", Object.fromEntries(names.map((n) => [`${n}.json`, "{}"])));
+    expect(loadFixtureCases(fixturesDir(), plugin()).map((c) => c.name)).toEqual([...names].sort());
+  });
+
   it("names a case by its file name without the final .json or .xml only", () => {
     const integration = plugin();
     writeFixtures("demo", { "v1.json_body.json": "{}", "v2.xml_body.xml": "<a/>" });

@@ -191,6 +191,14 @@ describe("a valid plugin folder", () => {
     expect(render(integration, "a", {})).toBe("family a");
   });
 
+  it("loads a plugin without a templates folder when every event is ignored", () => {
+    const integration = load(
+      goodPlugin("demo", { "templates/hello.hbs": undefined }, { events: { hello: { ignore: true } } }),
+    );
+    expect(integration.events.get("hello")!.template).toBeUndefined();
+    expect(integration.partials).toEqual({});
+  });
+
   it("gives ignored events no template and needs none for them", () => {
     const integration = load(goodPlugin("demo", {}, { events: { hello: {}, skip: { ignore: true } } }));
     const skip = integration.events.get("skip")!;
@@ -200,9 +208,9 @@ describe("a valid plugin folder", () => {
 
   it("hands partials (templates/_name.hbs) to the templates by name", () => {
     const integration = load(
-      goodPlugin("demo", { "templates/_sig.hbs": "-- {{title}}\n", "templates/hello.hbs": "Hi {{> sig}}" }),
+      goodPlugin("demo", { "templates/_signature.hbs": "-- {{title}}\n", "templates/hello.hbs": "Hi {{> signature}}" }),
     );
-    expect(Object.keys(integration.partials)).toEqual(["sig"]);
+    expect(Object.keys(integration.partials)).toEqual(["signature"]);
     expect(render(integration, "hello", { title: "_me_" })).toBe("Hi -- \\_me\\_");
   });
 
@@ -253,6 +261,11 @@ describe("a valid plugin folder", () => {
     const integration = load(goodPlugin("demo", { "schema.json": JSON.stringify(schema) }));
     expect(integration.validate({ email: "a@example.com" })).toBe(true);
     expect(integration.validate({ email: "not an address" })).toBe(false);
+    expect(integration.validate({ title: 1, email: "nope" })).toBe(false);
+    expect(integration.validate.errors?.map((e) => `${e.instancePath} ${e.message}`)).toEqual([
+      "/title must be string",
+      '/email must match format "email"',
+    ]);
   });
 
   it("accepts a branchPath when a 'branches' URL option documents it", () => {
@@ -616,13 +629,14 @@ describe("template paths against the payload schema", () => {
       "demo",
       {
         "schema.json": schema({ $defs: { push: { properties: { ref: { type: "string" } } } } }),
-        "templates/push.hbs": "{{ref}}",
+        "templates/push.hbs": "{{ref}} {{title}}\n{{reff}}",
         "templates/hello.hbs": "{{ref}}",
       },
       { events: { hello: {}, push: { schema: "#/$defs/push" } } },
     );
     expect(problemsOf(files)).toEqual([
       `integrations/demo/templates/hello.hbs: line 1: 'ref' is not declared in schema.json ${NOT_DECLARED}`,
+      `integrations/demo/templates/push.hbs: line 2: 'reff' is not declared in schema.json ${NOT_DECLARED}`,
     ]);
   });
 
