@@ -43,7 +43,7 @@ export function resolveRef(root: Schema, ref: string): Schema | undefined {
     if (node === null || typeof node !== "object") return undefined;
     node = (node as Record<string, unknown>)[part];
   }
-  return node === undefined ? undefined : (node as Schema);
+  return node as Schema | undefined;
 }
 
 /** A node with its `$ref` followed and its allOf/anyOf/oneOf/then/else branches listed beside it. */
@@ -97,7 +97,6 @@ export function scopeAt(root: Schema, nodes: Schema[], dotted: string): Schema[]
     scope = step(root, scope, key);
     if (scope === undefined) return undefined;
   }
-  if (scope.free) return "free";
   const items = itemsOf(root, scope);
   return items.free ? "free" : items.nodes;
 }
@@ -151,8 +150,7 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
     return scope;
   }
 
-  function expression(node: Node | undefined, stack: Frame[]): Scope {
-    if (!node) return FREE;
+  function expression(node: Node, stack: Frame[]): Scope {
     if (node.type === "PathExpression") return resolve(node as unknown as hbs.AST.PathExpression, stack);
     if (node.type === "SubExpression") {
       call(node, stack);
