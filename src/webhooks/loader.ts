@@ -197,7 +197,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   if (manifest === undefined) return { problems: problems.lines };
   if (!validateManifest(manifest)) {
     for (const e of validateManifest.errors ?? []) {
-      if (e.keyword === "oneOf" || e.keyword === "if") continue;
+      if (e.keyword === "oneOf") continue; // each branch's own errors say what is wrong
       const where = e.instancePath || "/";
       const text =
         e.keyword === "additionalProperties"
@@ -249,7 +249,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   // Topic, ignoreWhen and directWhen are plain text (not Markdown): compiled without escaping,
   // once per distinct source (families and eventDefaults share them across many events).
   const inlineCache = new Map<string, TemplateFn | undefined>();
-  const inline = (where: string, source: string | null | undefined): TemplateFn | undefined => {
+  // `where` (the JSON pointer the source came from) is set whenever the source is.
+  const inline = (where: string | undefined, source: string | null | undefined): TemplateFn | undefined => {
     if (source === undefined || source === null) return undefined;
     if (!inlineCache.has(source))
       inlineCache.set(
@@ -280,9 +281,9 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
         problems.add("integration.json", `/events/${key}: template templates/${file} not found`);
       else event.template = messageTemplate(file);
     }
-    event.topic = inline(from.topic ?? "", spec.topic);
-    event.ignoreWhen = inline(from.ignoreWhen ?? "", spec.ignoreWhen);
-    event.directWhen = inline(from.directWhen ?? "", spec.directWhen);
+    event.topic = inline(from.topic, spec.topic);
+    event.ignoreWhen = inline(from.ignoreWhen, spec.ignoreWhen);
+    event.directWhen = inline(from.directWhen, spec.directWhen);
     if (spec.schema && rawSchema) {
       event.validate = problems.attempt(
         schemaFile,
@@ -299,10 +300,11 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     if (!file.startsWith("_") && !referenced.has(file))
       problems.add(`templates/${file}`, "not used by any event in integration.json (remove it or add the event)");
   }
-  // Partials named in templates must exist (a missing one would otherwise fail at render time).
+  // Partials named in templates must exist (a missing one would otherwise fail at render time);
+  // one that exists but does not compile is already reported above.
   for (const [file, source] of Object.entries(sources)) {
     for (const m of source.matchAll(/\{\{~?#?>\s*([A-Za-z0-9_-]+)/g)) {
-      if (!partials[m[1]])
+      if (sources[`_${m[1]}.hbs`] === undefined)
         problems.add(`templates/${file}`, `uses partial '${m[1]}' but templates/_${m[1]}.hbs does not exist`);
     }
   }
@@ -349,9 +351,9 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
 export function loadIntegrations(integrationsDir: string, repoRoot = path.dirname(integrationsDir)): Integration[] {
   if (!fs.existsSync(integrationsDir))
     throw new IntegrationLoadError([`${integrationsDir}: integrations directory not found`]);
+  // "*/" matches folders and links (without a trailing slash, hidden ones excluded); a link must lead to a folder.
   const folders = globSync("*/", { cwd: integrationsDir })
-    .map((f) => f.replace(/[\\/]$/, ""))
-    .filter((f) => !f.startsWith(".") && !f.startsWith("_") && fs.statSync(path.join(integrationsDir, f)).isDirectory())
+    .filter((f) => !f.startsWith("_") && fs.statSync(path.join(integrationsDir, f)).isDirectory())
     .sort();
   const base = path.relative(repoRoot, integrationsDir).split(path.sep).join("/") || ".";
   const loaded: Integration[] = [];
