@@ -125,7 +125,6 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
     if (path.data) return FREE;
     const parts = path.parts.map(String);
     const frame = stack[Math.max(0, stack.length - 1 - path.depth)];
-    if (parts.length === 0) return frame.scope; // `this`, `.`
     const bound = [...stack].reverse().find((f) => f.bindings.has(parts[0]));
     let scope: Scope | undefined;
     let rest = parts;
@@ -172,7 +171,8 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
   }
 
   function program(node: hbs.AST.Program | undefined, stack: Frame[]): void {
-    for (const statement of node?.body ?? []) visit(statement as Node, stack);
+    if (!node) return;
+    for (const statement of node.body) visit(statement as Node, stack);
   }
 
   function visit(node: Node, stack: Frame[]): void {
@@ -183,19 +183,24 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
       case "BlockStatement": {
         const path = node.path as hbs.AST.PathExpression;
         const params = (node.params as Node[]) ?? [];
-        const first = params.length > 0 ? expression(params[0], stack) : FREE;
-        for (const p of params.slice(1)) expression(p, stack);
+        const first = params.map((p) => expression(p, stack))[0] ?? FREE;
         for (const pair of (node.hash as hbs.AST.Hash | undefined)?.pairs ?? [])
           expression(pair.value as unknown as Node, stack);
         const body = node.program as hbs.AST.Program;
-        const names = body?.blockParams ?? [];
+        const names = body.blockParams ?? [];
         let inner: Frame = stack[stack.length - 1];
         if (path.original === "each") {
           const items = itemsOf(root, first);
-          inner = { scope: items, bindings: new Map(names.slice(0, 1).map((n) => [n, items])) };
-          if (names[1]) inner.bindings.set(names[1], FREE);
+          // (Absent block params bind `undefined`, which no path part can be.)
+          inner = {
+            scope: items,
+            bindings: new Map([
+              [names[0], items],
+              [names[1], FREE],
+            ]),
+          };
         } else if (path.original === "with") {
-          inner = { scope: first, bindings: new Map(names.slice(0, 1).map((n) => [n, first])) };
+          inner = { scope: first, bindings: new Map([[names[0], first]]) };
         } else if (!helpers.has(path.original) && params.length === 0) {
           // `{{#section}}…{{/section}}` on a path: Handlebars iterates or enters it.
           const scope = expression(path as unknown as Node, stack);

@@ -155,6 +155,19 @@ describe("scopeAt", () => {
     expect(scopeAt(root, [tree], "child.child.nope")).toBeUndefined();
   });
 
+  it("a $ref to null, beside declared nodes, restricts nothing itself", () => {
+    const root = {
+      $defs: { nil: null },
+      properties: {
+        a: { $ref: "#/$defs/nil" },
+        b: { allOf: [{ properties: { x: {} } }, { $ref: "#/$defs/nil" }] },
+      },
+    } as Schema;
+    expect(scopeAt(root, [root], "a.anything")).toBe("free");
+    expect(scopeAt(root, [root], "b.x")).toBe("free");
+    expect(scopeAt(root, [root], "b.y")).toBeUndefined();
+  });
+
   it("branches that are not lists are ignored", () => {
     const root = { properties: { a: {} }, allOf: { properties: { b: {} } } };
     expect(scopeAt(root, [root], "b")).toBeUndefined();
@@ -172,6 +185,10 @@ describe("checkTemplatePaths", () => {
 
   it("shows `this.x` as `x`; `this` and `.` are the current scope", () => {
     expect(check("{{this.nope}} {{this}} {{.}} {{this.kind}}")).toEqual([{ line: 1, path: "nope" }]);
+  });
+
+  it("strips only a leading `this.` from the path it shows", () => {
+    expect(paths("{{nothis.x}}")).toEqual(["nothis.x"]);
   });
 
   it("stops at the first undeclared step of a path", () => {
@@ -222,6 +239,10 @@ describe("checkTemplatePaths", () => {
     expect(
       paths("{{#with monitor}}{{name}} {{nope}}{{/with}}{{#with monitor as |m|}}{{m.url}} {{m.nope2}}{{/with}}"),
     ).toEqual(["nope", "m.nope2"]);
+  });
+
+  it("#with binds only its first block param", () => {
+    expect(paths("{{#with monitor as |m x|}}{{m.name}} {{x.name}}{{/with}}")).toEqual(["x.name"]);
   });
 
   it("#each / #with over something free or undeclared check nothing inside", () => {
