@@ -38,7 +38,7 @@ export function htmlToMarkdown(html: string): string {
       out += link ? escapeLinkText(text) : escapeMarkdown(text);
       continue;
     }
-    const name = /^<\/?\s*([a-z0-9]+)/i.exec(part)?.[1]?.toLowerCase() ?? "";
+    const name = /^<\/?\s*([a-z0-9]+)/i.exec(part)?.[1].toLowerCase() ?? "";
     const closing = part.startsWith("</");
     if (name === "br" || name === "p" || name === "div" || /^h[1-6]$/.test(name) || name === "tr") out += "\n";
     else if (name === "li" && !closing) out += "\n* ";
@@ -104,7 +104,8 @@ export function committersSummary<C>(
   if (commits.every(byPusher)) return "";
   const counts = new Map<string, number>();
   for (const commit of commits) counts.set(authorOf(commit), (counts.get(authorOf(commit)) ?? 0) + 1);
-  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // Names are Map keys, so two of them are never equal.
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const parts = sorted.slice(0, named).map(([name, n]) => `${name} (${n})`);
   const others = sorted.slice(named).reduce((sum, [, n]) => sum + n, 0);
   if (others > 0) parts.push(`others (${others})`);

@@ -161,9 +161,10 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
   /** A helper call (or a bare path): check the arguments; the helper name itself is not a path. */
   function call(node: Node, stack: Frame[]): Scope {
     const path = node.path as hbs.AST.PathExpression;
-    const params = (node.params as Node[]) ?? [];
+    const params = node.params as Node[]; // always a list in the AST
     const hash = node.hash as hbs.AST.Hash | undefined;
-    const isHelper = path.type === "PathExpression" && !path.data && helpers.has(path.original);
+    // (A literal or @data "name" is never a path to report, whatever the helper set says.)
+    const isHelper = helpers.has(path.original);
     for (const p of params) expression(p, stack);
     for (const pair of hash?.pairs ?? []) expression(pair.value as unknown as Node, stack);
     if (isHelper || params.length > 0 || hash !== undefined) return FREE;
@@ -182,7 +183,7 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
         return;
       case "BlockStatement": {
         const path = node.path as hbs.AST.PathExpression;
-        const params = (node.params as Node[]) ?? [];
+        const params = node.params as Node[]; // always a list in the AST
         const first = params.map((p) => expression(p, stack))[0] ?? FREE;
         for (const pair of (node.hash as hbs.AST.Hash | undefined)?.pairs ?? [])
           expression(pair.value as unknown as Node, stack);
@@ -214,7 +215,7 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
       case "PartialBlockStatement":
         // A partial's context is set by its caller (hash arguments, a context parameter): only
         // the arguments are checked here.
-        for (const p of (node.params as Node[]) ?? []) expression(p, stack);
+        for (const p of node.params as Node[]) expression(p, stack);
         for (const pair of (node.hash as hbs.AST.Hash | undefined)?.pairs ?? [])
           expression(pair.value as unknown as Node, stack);
         return;

@@ -93,6 +93,8 @@ describe("scopeAt", () => {
     expect(scopeAt(schema, [schema], "checks.0.nope")).toBeUndefined();
     expect(scopeAt(schema, [schema], "checks.1a")).toBeUndefined();
     expect(scopeAt(schema, [schema], "checks.a1")).toBeUndefined();
+    expect(scopeAt(schema, [schema], "monitor.0")).toBeUndefined();
+    expect(scopeAt(schema, [{ items: { properties: { a: {} } } }], "length")).toBe("free");
     expect(scopeAt(schema, [schema], "checks.length")).toBe("free");
     const declared = { properties: { a: {} } };
     expect(scopeAt(schema, [declared, { type: "string" }], "length")).toBe("free");
