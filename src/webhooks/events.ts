@@ -69,7 +69,8 @@ export function findEvent(integration: Integration, resolved: ResolvedEvent): Lo
     const found = integration.events.get(parts.slice(0, n).join("."));
     if (found) return found;
   }
-  return integration.events.get(resolved.event) ?? integration.events.get("*");
+  // `event` is always one of those prefixes (`eventType` is `event` or `event.action`).
+  return integration.events.get("*");
 }
 
 /** "main,release/{1,2}" → ["main", "release/{1,2}"]: commas inside braces belong to the glob. */
@@ -93,16 +94,15 @@ function splitOutsideBraces(text: string): string[] {
 export function parsePatternList(name: string, raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const text = raw.trim();
-  let list: unknown = splitOutsideBraces(text);
+  let list: unknown[] = splitOutsideBraces(text);
   if (text.startsWith("[")) {
     try {
-      list = JSON.parse(text);
+      list = JSON.parse(text) as unknown[]; // text starting with "[" parses to an array or not at all
     } catch {
       throw Errors.invalidJsonParam(name);
     }
   }
-  if (!Array.isArray(list) || !list.every((x) => typeof x === "string"))
-    throw Errors.invalidParam(name, `${name} must be a list of strings`);
+  if (!list.every((x) => typeof x === "string")) throw Errors.invalidParam(name, `${name} must be a list of strings`);
   const patterns = (list as string[]).map((s) => s.trim()).filter((s) => s !== "");
   if (patterns.length > MAX_PATTERNS) {
     throw Errors.invalidParam(name, `${name} lists too many patterns: the limit is ${MAX_PATTERNS}`);

@@ -154,7 +154,7 @@ export function commitList(commits: unknown, hash: Record<string, unknown> = {})
 /** `[text](url)` for an http(s) URL; otherwise the text alone, escaped. */
 export function markdownLink(url: unknown, text?: unknown): string {
   const target = str(url).trim();
-  const label = text === undefined || text === null || str(text) === "" ? target : text;
+  const label = str(text) === "" ? target : text;
   if (!isHttpUrl(target)) return asMarkdown(label);
   const shown = isSafe(label) ? label.toString().replace(/\s*\n\s*/g, " ") : escapeLinkText(str(label));
   return `[${shown}](${escapeUrl(target)})`;
@@ -196,7 +196,7 @@ const textHelpers: Record<string, HelperFn> = {
   and: (...args) => positional(args).every(Boolean),
   or: (...args) => positional(args).some(Boolean),
   not: (a) => !a,
-  default: (value, fallback) => (value === undefined || value === null || str(value) === "" ? fallback : value),
+  default: (value, fallback) => (str(value) === "" ? fallback : value),
   lower: (text) => str(arg(text)).toLowerCase(),
   upper: (text) => str(arg(text)).toUpperCase(),
   capitalize: (text) => str(arg(text)).replace(/^./, (c) => c.toUpperCase()),

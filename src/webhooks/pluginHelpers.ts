@@ -14,7 +14,8 @@ export function decodeHtmlEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === "#") {
       const code = name[1].toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
+      // parseInt of the matched digits is never NaN; an overlong one is Infinity, which fails the range check.
+      return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
     }
     return ENTITIES[name.toLowerCase()] ?? whole;
   });
@@ -37,7 +38,7 @@ export function htmlToMarkdown(html: string): string {
       out += link ? escapeLinkText(text) : escapeMarkdown(text);
       continue;
     }
-    const name = /^<\/?\s*([a-z0-9]+)/i.exec(part)?.[1]?.toLowerCase() ?? "";
+    const name = /^<\/?\s*([a-z0-9]+)/i.exec(part)?.[1].toLowerCase() ?? "";
     const closing = part.startsWith("</");
     if (name === "br" || name === "p" || name === "div" || /^h[1-6]$/.test(name) || name === "tr") out += "\n";
     else if (name === "li" && !closing) out += "\n* ";
@@ -103,7 +104,8 @@ export function committersSummary<C>(
   if (commits.every(byPusher)) return "";
   const counts = new Map<string, number>();
   for (const commit of commits) counts.set(authorOf(commit), (counts.get(authorOf(commit)) ?? 0) + 1);
-  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // Names are Map keys, so two of them are never equal.
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const parts = sorted.slice(0, named).map(([name, n]) => `${name} (${n})`);
   const others = sorted.slice(named).reduce((sum, [, n]) => sum + n, 0);
   if (others > 0) parts.push(`others (${others})`);

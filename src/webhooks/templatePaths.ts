@@ -43,7 +43,7 @@ export function resolveRef(root: Schema, ref: string): Schema | undefined {
     if (node === null || typeof node !== "object") return undefined;
     node = (node as Record<string, unknown>)[part];
   }
-  return node === undefined ? undefined : (node as Schema);
+  return node as Schema | undefined;
 }
 
 /** A node with its `$ref` followed and its allOf/anyOf/oneOf/then/else branches listed beside it. */
@@ -97,7 +97,6 @@ export function scopeAt(root: Schema, nodes: Schema[], dotted: string): Schema[]
     scope = step(root, scope, key);
     if (scope === undefined) return undefined;
   }
-  if (scope.free) return "free";
   const items = itemsOf(root, scope);
   return items.free ? "free" : items.nodes;
 }
@@ -126,7 +125,6 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
     if (path.data) return FREE;
     const parts = path.parts.map(String);
     const frame = stack[Math.max(0, stack.length - 1 - path.depth)];
-    if (parts.length === 0) return frame.scope; // `this`, `.`
     const bound = [...stack].reverse().find((f) => f.bindings.has(parts[0]));
     let scope: Scope | undefined;
     let rest = parts;
@@ -151,8 +149,7 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
     return scope;
   }
 
-  function expression(node: Node | undefined, stack: Frame[]): Scope {
-    if (!node) return FREE;
+  function expression(node: Node, stack: Frame[]): Scope {
     if (node.type === "PathExpression") return resolve(node as unknown as hbs.AST.PathExpression, stack);
     if (node.type === "SubExpression") {
       call(node, stack);
@@ -164,9 +161,10 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
   /** A helper call (or a bare path): check the arguments; the helper name itself is not a path. */
   function call(node: Node, stack: Frame[]): Scope {
     const path = node.path as hbs.AST.PathExpression;
-    const params = (node.params as Node[]) ?? [];
+    const params = node.params as Node[]; // always a list in the AST
     const hash = node.hash as hbs.AST.Hash | undefined;
-    const isHelper = path.type === "PathExpression" && !path.data && helpers.has(path.original);
+    // (A literal or @data "name" is never a path to report, whatever the helper set says.)
+    const isHelper = helpers.has(path.original);
     for (const p of params) expression(p, stack);
     for (const pair of hash?.pairs ?? []) expression(pair.value as unknown as Node, stack);
     if (isHelper || params.length > 0 || hash !== undefined) return FREE;
@@ -174,7 +172,8 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
   }
 
   function program(node: hbs.AST.Program | undefined, stack: Frame[]): void {
-    for (const statement of node?.body ?? []) visit(statement as Node, stack);
+    if (!node) return;
+    for (const statement of node.body) visit(statement as Node, stack);
   }
 
   function visit(node: Node, stack: Frame[]): void {
@@ -184,20 +183,25 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
         return;
       case "BlockStatement": {
         const path = node.path as hbs.AST.PathExpression;
-        const params = (node.params as Node[]) ?? [];
-        const first = params.length > 0 ? expression(params[0], stack) : FREE;
-        for (const p of params.slice(1)) expression(p, stack);
+        const params = node.params as Node[]; // always a list in the AST
+        const first = params.map((p) => expression(p, stack))[0] ?? FREE;
         for (const pair of (node.hash as hbs.AST.Hash | undefined)?.pairs ?? [])
           expression(pair.value as unknown as Node, stack);
         const body = node.program as hbs.AST.Program;
-        const names = body?.blockParams ?? [];
+        const names = body.blockParams ?? [];
         let inner: Frame = stack[stack.length - 1];
         if (path.original === "each") {
           const items = itemsOf(root, first);
-          inner = { scope: items, bindings: new Map(names.slice(0, 1).map((n) => [n, items])) };
-          if (names[1]) inner.bindings.set(names[1], FREE);
+          // (Absent block params bind `undefined`, which no path part can be.)
+          inner = {
+            scope: items,
+            bindings: new Map([
+              [names[0], items],
+              [names[1], FREE],
+            ]),
+          };
         } else if (path.original === "with") {
-          inner = { scope: first, bindings: new Map(names.slice(0, 1).map((n) => [n, first])) };
+          inner = { scope: first, bindings: new Map([[names[0], first]]) };
         } else if (!helpers.has(path.original) && params.length === 0) {
           // `{{#section}}…{{/section}}` on a path: Handlebars iterates or enters it.
           const scope = expression(path as unknown as Node, stack);
@@ -211,7 +215,7 @@ export function checkTemplatePaths(source: string, options: PathCheckOptions): P
       case "PartialBlockStatement":
         // A partial's context is set by its caller (hash arguments, a context parameter): only
         // the arguments are checked here.
-        for (const p of (node.params as Node[]) ?? []) expression(p, stack);
+        for (const p of node.params as Node[]) expression(p, stack);
         for (const pair of (node.hash as hbs.AST.Hash | undefined)?.pairs ?? [])
           expression(pair.value as unknown as Node, stack);
         return;

@@ -163,6 +163,22 @@ describe("authentication against the database", () => {
       });
     });
 
+    it("keeps refusals other than a bad key under their own code", async () => {
+      const { guest } = server.users;
+      await server.db("users").where({ id: guest.id }).update({ is_active: false });
+      try {
+        expect(
+          await refusal(requireUser(deps)(context(basicFor(guest.email, guest.apiKey)), async () => undefined)),
+        ).toEqual({
+          status: 401,
+          code: "USER_DEACTIVATED",
+          msg: "Account is deactivated",
+        });
+      } finally {
+        await server.db("users").where({ id: guest.id }).update({ is_active: true });
+      }
+    });
+
     it("keeps incoming-webhook bots out unless the route allows them", async () => {
       const { bot } = server.users;
       const ctx = context(basicFor(bot.email, bot.apiKey));
@@ -194,6 +210,17 @@ describe("authentication against the database", () => {
       await refusal(tryKey(member, wrongKey, "10.1.1.1"));
       expect(await spent("authFailuresByIp", "10.1.1.1")).toBe(2);
       expect(await spent("authFailuresByEmail", member.email)).toBe(2);
+    });
+
+    it("counts a key used on another organization's host as a failed authentication", async () => {
+      const { member } = server.users;
+      const elsewhere = { ...deps, config: { ...deps.config, rootDomain: "localhost" } };
+      const ctx = context({ host: "elsewhere.localhost" }, "10.9.9.9");
+      expect((await refusal(authenticateCredentials(elsewhere, ctx, member.apiKey, member.email))).code).toBe(
+        "UNAUTHORIZED",
+      );
+      expect(await spent("authFailuresByIp", "10.9.9.9")).toBe(1);
+      expect(await spent("authFailuresByEmail", member.email)).toBe(1);
     });
 
     it("does not count a correct key, or refusals that are not about the credentials", async () => {

@@ -24,7 +24,7 @@ const logLines: Record<string, unknown>[] = [];
 const outages: unknown[] = [];
 const unreachable = new Error("connect ECONNREFUSED (test outage)");
 
-function buildApp(handlerOptions: ErrorHandlerOptions): Koa {
+function buildApp(handlerOptions: ErrorHandlerOptions, withLogger = true): Koa {
   const app = new Koa();
   const logger = pino(
     { level: "info" },
@@ -37,7 +37,7 @@ function buildApp(handlerOptions: ErrorHandlerOptions): Koa {
   );
   app.use(async (ctx, next) => {
     ctx.state.requestId = ctx.get("x-request-id") || "req-1";
-    ctx.state.log = logger;
+    if (withLogger) ctx.state.log = logger;
     await next();
   });
   app.use(errorHandler(handlerOptions));
@@ -79,6 +79,26 @@ function buildApp(handlerOptions: ErrorHandlerOptions): Koa {
   router.get("/status-499", () => {
     throw Object.assign(new Error("edge"), { httpCode: 499 });
   });
+  router.get("/text", (ctx) => {
+    ctx.body = "plain text";
+  });
+  router.get("/two", (ctx) => ok(ctx));
+  router.post("/two", (ctx) => ok(ctx));
+  router.get("/api-200", () => {
+    throw new ApiError("BAD_REQUEST", "exactly 200", {}, { status: 200 });
+  });
+  router.get("/api-300", () => {
+    throw new ApiError("BAD_REQUEST", "a 300", {}, { status: 300 });
+  });
+  router.get("/status-500", () => {
+    throw Object.assign(new Error("five hundred"), { status: 500 });
+  });
+  router.get("/status-text", () => {
+    throw Object.assign(new Error("text status"), { status: "404" });
+  });
+  router.get("/throw-null", () => {
+    throw null; // what a careless library might do
+  });
   router.get("/crash", () => {
     throw new Error("secret internals");
   });
@@ -119,6 +139,7 @@ async function start(app: Koa): Promise<Started> {
 
 let main: Started;
 let plain: Started;
+let bare: Started;
 
 beforeAll(async () => {
   main = await start(
@@ -129,11 +150,13 @@ beforeAll(async () => {
     }),
   );
   plain = await start(buildApp({}));
+  bare = await start(buildApp({ isDatabaseUnreachable: (err) => err === unreachable }, false));
 });
 
 afterAll(async () => {
   await main.close();
   await plain.close();
+  await bare.close();
   fs.rmSync(uploadDir, { recursive: true, force: true });
 });
 
@@ -197,6 +220,20 @@ describe("error handler", () => {
     });
   });
 
+  it("lists every allowed method of a path with several", async () => {
+    const res = await call("/two", { method: "DELETE" });
+    expect([res.status, res.body.allowed_methods, res.headers.get("allow")]).toEqual([
+      405,
+      ["HEAD", "GET", "POST"],
+      "HEAD, GET, POST",
+    ]);
+  });
+
+  it("leaves a handler's non-envelope 200 answer alone", async () => {
+    const res = await fetch(main.url + "/text");
+    expect([res.status, await res.text()]).toEqual([200, "plain text"]);
+  });
+
   it("keeps a handler's own 405 envelope", async () => {
     const res = await call("/envelope-405");
     expect([res.status, res.body]).toEqual([405, { result: "error", msg: "own", code: "METHOD_NOT_ALLOWED" }]);
@@ -224,6 +261,33 @@ describe("error handler", () => {
       202,
       { result: "success", msg: "odd but 2xx", code: "BAD_REQUEST", extra: 1 },
     ]);
+  });
+
+  it("calls an ApiError with a status from 200 to 299 a success, and 300 an error", async () => {
+    expect((await call("/api-200")).body).toEqual({ result: "success", msg: "exactly 200", code: "BAD_REQUEST" });
+    const three = await call("/api-300", { redirect: "manual" });
+    expect([three.status, three.body]).toEqual([300, { result: "error", msg: "a 300", code: "BAD_REQUEST" }]);
+  });
+
+  it("answers library errors with status 500, a non-numeric status or no error at all as a 500", async () => {
+    for (const route of ["/status-500", "/status-text", "/throw-null"]) {
+      const res = await call(route, { headers: { "x-request-id": "r" } });
+      expect([route, res.status, res.body]).toEqual([
+        route,
+        500,
+        { result: "error", msg: "Internal server error", code: "INTERNAL_SERVER_ERROR", request_id: "r" },
+      ]);
+    }
+  });
+
+  it("answers a 500 even where no request logger is set", async () => {
+    const res = await call("/crash", { headers: { "x-request-id": "quiet" } }, bare);
+    expect([res.status, res.body.request_id]).toEqual([500, "quiet"]);
+  });
+
+  it("answers an outage with the default Retry-After when told nothing else, reporting to no one", async () => {
+    const res = await call("/outage", {}, bare);
+    expect([res.status, res.body["retry-after"], res.headers.get("retry-after")]).toEqual([503, 5, "5"]);
   });
 
   it("translates the nesting limit and size errors of the libraries", async () => {
@@ -354,6 +418,28 @@ describe("body parser", () => {
     ]);
     const at = await call("/echo", { method: "POST", headers: urlencoded, body: `a=${"x".repeat(MAX_BODY - 2)}` });
     expect(at.body.params).toEqual({ a: "x".repeat(MAX_BODY - 2) });
+  });
+
+  it("answers a body cut short by the client (half-closed before Content-Length) as malformed", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect({ port: main.port, host: "127.0.0.1", allowHalfOpen: true }, () => {
+        socket.write(
+          "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n" +
+            "Content-Length: 100\r\n\r\na=1",
+        );
+        socket.end();
+      });
+      let text = "";
+      socket.on("data", (d) => (text += String(d)));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      result: "error",
+      msg: "Malformed HTTP request",
+      code: "BAD_REQUEST",
+    });
   });
 
   it("refuses a body that is not UTF-8", async () => {

@@ -168,6 +168,24 @@ describe("limits shared through Redis", () => {
     expect(await redis.keys(`${prefix}:rl:authfail-email:*`)).toEqual([`${prefix}:rl:authfail-email:e@x`]);
   });
 
+  it("keeps each limiter's keys apart, under the default prefix when none is given", async () => {
+    if (!redis) return console.warn("no Redis at " + redisUrl + "; shared-limit test skipped");
+    const key = `k${process.pid}x${Date.now()}`;
+    const limits = createRateLimits(options, redis);
+    try {
+      await consume(newContext(), limits.byUser, key, true);
+      await consume(newContext(), limits.byIp, key, true);
+      await countFailure(limits.authFailuresByIp, key, true);
+      await countFailure(limits.authFailuresByEmail, key, true);
+      expect((await redis.keys(`switchboard:rl:*:${key}`)).sort()).toEqual(
+        ["authfail-email", "authfail-ip", "ip", "user"].map((p) => `switchboard:rl:${p}:${key}`),
+      );
+    } finally {
+      const keys = await redis.keys(`switchboard:rl:*:${key}`);
+      if (keys.length) await redis.del(...keys);
+    }
+  });
+
   it("falls back to an in-process budget of the same size when Redis is gone", async () => {
     const dead = new Redis("redis://127.0.0.1:1", {
       lazyConnect: true,

@@ -96,6 +96,11 @@ describe("parseWebhookBody: content types and labels", () => {
     expect(code(() => parseWebhookBody(m, Buffer.from("payload=1"), FORM))).toBe(
       "400 REQUEST_VARIABLE_MISSING: Missing 'data' argument",
     );
+    try {
+      parseWebhookBody(m, Buffer.from("payload=1"), FORM);
+    } catch (err) {
+      expect((err as ApiError).extra).toEqual({ var_name: "data" });
+    }
     const inherited = { contentType: "form-json", formField: "constructor" } as Manifest;
     expect(code(() => parseWebhookBody(inherited, Buffer.from("a=1"), FORM))).toBe(
       "400 REQUEST_VARIABLE_MISSING: Missing 'constructor' argument",

@@ -92,6 +92,15 @@ describe("resolveEvent from a header", () => {
     expect(thrown(() => resolveEvent(source, { "x-github-event": "   " }, {}, "GitHub"))).toEqual(expected);
   });
 
+  it("an absent header is not looked up in `map`, even under the key 'undefined'", () => {
+    expect(thrown(() => resolveEvent({ header: "X-Kind", map: { undefined: "oops" } }, {}, {}, "S"))).toEqual({
+      code: "MISSING_HTTP_EVENT_HEADER",
+      status: 400,
+      message: "Missing the HTTP event header 'X-Kind'",
+      extra: { header: "X-Kind" },
+    });
+  });
+
   it("a blank header falls back to the default", () => {
     expect(resolveEvent({ header: "X-Event-Key", default: "*" }, { "x-event-key": " " }, {}, "Bitbucket")).toEqual({
       event: "*",

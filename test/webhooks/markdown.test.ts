@@ -137,6 +137,10 @@ describe("neutraliseMarkdown", () => {
     expect(neutraliseMarkdown("x ``` y\n@**z**")).toBe("x ``` y\n@\\*\\*z**");
   });
 
+  it("keeps a block open when a fence of the other character comes", () => {
+    expect(neutraliseMarkdown("```\n~~~\n@**x**\n```\n@**y**")).toBe("```\n~~~\n@**x**\n```\n@\\*\\*y**");
+  });
+
   it("keeps a block open when the closing fence is shorter", () => {
     expect(neutraliseMarkdown("````\n```\n@**x**\n````\n@**y**")).toBe("````\n```\n@**x**\n````\n@\\*\\*y**");
   });
@@ -210,6 +214,9 @@ describe("limitMarkdown", () => {
     const code = "line of code\n".repeat(10);
     expect(limitMarkdown(`\`\`\`\nx\n\`\`\`\n${code}`, 60, "[cut]")).toBe(
       "```\nx\n```\nline of code\nline of code\n[cut]",
+    );
+    expect(limitMarkdown(`\`\`\`\nx\n\`\`\`  \n${code}`, 60, "[cut]")).toBe(
+      "```\nx\n```  \nline of code\nline of code\n[cut]",
     );
     expect(limitMarkdown(`\`\`\`\`\nx\n\`\`\`\n${code}`, 60, "[cut]")).toBe(
       "````\nx\n```\nline of code\nline of code\n````\n[cut]",

@@ -276,3 +276,41 @@ describe("gitPushKind, edge cases", () => {
     [{ ref: "refs/heads/x", before: "0".repeat(40), after: "abc" }, "branch_created"],
   ])("%j → %s", (push, kind) => expect(gitPushKind(push)).toBe(kind));
 });
+
+describe("htmlToMarkdown, what is not a tag name, a link or an image", () => {
+  it("tags whose name cannot be read are dropped, even when a known tag follows inside them", () => {
+    expect(htmlToMarkdown("<!DOCTYPE html><p>x")).toBe("x");
+    expect(htmlToMarkdown("a< /p>b")).toBe("ab");
+    expect(htmlToMarkdown("a<! <br>b")).toBe("ab");
+  });
+
+  it("only whole h1–h6 names break lines", () => {
+    expect(htmlToMarkdown("a<th1>b<h1x>c")).toBe("abc");
+  });
+
+  it("only img makes an image and only a makes a link", () => {
+    expect(htmlToMarkdown('a<iframe src="https://x.example/">b')).toBe("ab");
+    expect(htmlToMarkdown('<base href="https://x.example/">t')).toBe("t");
+  });
+
+  it("a link ends at its own closing tag, not at an inner one", () => {
+    expect(htmlToMarkdown('<a href="https://x.example/">a <b>bold</b> c</a> d')).toBe(
+      "[a bold c](https://x.example/) d",
+    );
+  });
+
+  it("a URL is http(s) only when it starts so", () => {
+    expect(htmlToMarkdown("<a href=\"javascript:alert('https://x.example/')\">t</a>")).toBe("t");
+  });
+});
+
+describe("giteaCommittersSummary, e-mails", () => {
+  it("a commit with another e-mail is not the pusher's", () => {
+    expect(
+      giteaCommittersSummary([{ author: { username: "bo", email: "bo@example.com" } }], {
+        login: "ada",
+        email: "ada@example.com",
+      }),
+    ).toBe("Commits by bo (1).");
+  });
+});

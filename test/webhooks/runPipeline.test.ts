@@ -68,9 +68,9 @@ const git = writePlugin(
       push: {
         topic: "{{repo}} / {{branch ref}}",
         schema: "#/$defs/push",
-        ignoreWhen: "{{#if (eq (length commits) 0)}}empty{{/if}}",
+        ignoreWhen: "{{#if (eq (length commits) 0)}}empty{{/if}} ",
       },
-      "issue.opened": { template: "issue", branchPath: null, directWhen: "{{#if issue.secret}}yes{{/if}}" },
+      "issue.opened": { template: "issue", branchPath: null, directWhen: "{{#if issue.secret}}yes{{/if}} " },
       "issue.closed": { template: "issue", branchPath: null, direct: true },
       issue: { ignore: true },
       tag: { template: "tag", each: "tags", branchPath: null },
@@ -112,7 +112,7 @@ const feed = writePlugin(
       entries: { type: ["array", "string"], items: { type: ["object", "string", "null"], properties: { t: str } } },
     },
   },
-  { "entries.hbs": "entry {{t}} of {{@options.none}}", "note.hbs": "{{text}} {{shout}}" },
+  { "entries.hbs": "entry {{t}} of {{@options.none}}", "note.hbs": "{{text}}\n\n{{shout}}" },
   {
     "transform.js":
       "exports.transform = (payload, ctx) => ({ shout: String(payload.text ?? '').toUpperCase() + '!' + ctx.event });\n",
@@ -145,6 +145,40 @@ const strict = writePlugin(
     properties: { a: str, b: str, c: str, d: str, n: { type: "integer" }, m: { type: "integer" } },
   },
   { "known.hbs": "{{a}}" },
+);
+
+const bare = writePlugin(
+  "bare",
+  {
+    displayName: "Bare List",
+    eventSource: { fixed: "check" },
+    defaultTopic: "checks",
+    wrapArray: "checks",
+    events: { check: { template: "check", each: "checks" } },
+  },
+  {
+    type: "object",
+    minProperties: 1,
+    properties: { checks: { type: "array", items: { type: "object", properties: { url: str } } } },
+  },
+  { "check.hbs": "down: {{url}}" },
+);
+
+const conditional = writePlugin(
+  "conditional",
+  {
+    displayName: "Conditional",
+    eventSource: { fixed: "thing" },
+    defaultTopic: "c",
+    events: { thing: { template: "thing" } },
+  },
+  {
+    type: "object",
+    properties: { kind: str, b: str },
+    if: { properties: { kind: { const: "x" } }, required: ["kind"] },
+    then: { required: ["b"] },
+  },
+  { "thing.hbs": "thing {{b}}" },
 );
 
 function request(body: unknown, extra: Partial<WebhookRequest> = {}): WebhookRequest {
@@ -207,7 +241,7 @@ describe("runPipeline: rendering", () => {
     ) as Extract<Outcome, { kind: "messages" }>;
     expect(outcome.messages[0].content).toBe("ada pushed 1 to main (long/x)");
     expect(urlOptionValues(git, { extra: "e" })).toEqual({ branches: undefined, style: "short", extra: "e" });
-    expect(urlOptionValues(feed, { extra: "e" })).toEqual({});
+    expect(Object.keys(urlOptionValues(feed, { extra: "e" }))).toEqual([]);
   });
 
   it("uses a non-blank topic parameter over the template, trimmed, and tells templates", () => {
@@ -280,7 +314,7 @@ describe("runPipeline: rendering", () => {
       kind: "messages",
       event: { event: "note", action: undefined, eventType: "note" },
       eventKey: "note",
-      messages: [{ topic: "feed", content: "hi HI!note" }],
+      messages: [{ topic: "feed", content: "hi\n\nHI!note" }],
     });
   });
 
@@ -415,7 +449,59 @@ describe("runPipeline: deliveries that post nothing", () => {
   });
 });
 
+describe("runPipeline: bodies", () => {
+  it("reads a body without a Content-Type as JSON", () => {
+    const outcome = runPipeline(catchAll, {
+      headers: {},
+      query: {},
+      body: Buffer.from(JSON.stringify({ state: "bare" })),
+    });
+    expect(outcome).toMatchObject({ kind: "messages", messages: [{ content: "state bare" }] });
+  });
+
+  it("wraps a bare JSON array into the declared field", () => {
+    expect(runPipeline(bare, request([{ url: "a.example" }, { url: "b.example" }]))).toEqual({
+      kind: "messages",
+      event: { event: "check", action: undefined, eventType: "check" },
+      eventKey: "check",
+      messages: [
+        { topic: "checks", content: "down: a.example" },
+        { topic: "checks", content: "down: b.example" },
+      ],
+    });
+  });
+
+  it("names the URL parameter a bad filter came from", () => {
+    const push = (query: Record<string, string>) =>
+      refusal(() => runPipeline(git, request(pushBody(), { headers: { "x-event": "push" }, query })));
+    for (const name of ["only_events", "exclude_events", "branches"]) {
+      expect(push({ [name]: '["a",' })).toEqual({
+        code: "BAD_REQUEST",
+        msg: `Argument "${name}" is not valid JSON.`,
+        extra: { var_name: name },
+      });
+    }
+  });
+});
+
 describe("runPipeline: refusals", () => {
+  it("names a problem with the whole payload at the pointer /", () => {
+    expect(refusal(() => runPipeline(bare, request({})))).toEqual({
+      code: "INVALID_PAYLOAD",
+      msg: "Invalid Bare List payload: / must NOT have fewer than 1 properties",
+      extra: { pointers: ["/"] },
+    });
+  });
+
+  it("reports what a conditional schema requires, without the bare 'if' failure", () => {
+    expect(refusal(() => runPipeline(conditional, request({ kind: "x" })))).toEqual({
+      code: "INVALID_PAYLOAD",
+      msg: "Invalid Conditional payload: /b is missing",
+      extra: { pointers: ["/b"] },
+    });
+    expect(runPipeline(conditional, request({ kind: "y" }))).toMatchObject({ messages: [{ content: "thing" }] });
+  });
+
   it("refuses any delivery for a bot with a secret when the integration cannot be signed", () => {
     expect(refusal(() => runPipeline(feed, request({ kind: "note" }, { secret: "s3cret" })))).toEqual({
       code: "INVALID_SIGNATURE",

@@ -102,12 +102,14 @@ describe("code and quotes", () => {
     expect(codeBlock("a ```` b")).toBe("`````\na ```` b\n`````");
     expect(codeBlock("~~~~")).toBe("```\n~~~~\n```");
     expect(codeBlock(undefined)).toBe("```\n\n```");
+    expect(codeBlock("a b\n", "js")).toBe("```js\na b\n```");
   });
 
   it("quoteBlock: Zulip's quote fence of tildes, longer than any tilde run inside", () => {
     expect(quoteBlock("a\r\nb\n\n")).toBe("~~~ quote\na\nb\n~~~");
     expect(quoteBlock("a ~~~ b")).toBe("~~~~ quote\na ~~~ b\n~~~~");
     expect(quoteBlock("````")).toBe("~~~ quote\n````\n~~~");
+    expect(quoteBlock("a\r\nb\r\nc")).toBe("~~~ quote\na\nb\nc\n~~~");
   });
 });
 
@@ -247,6 +249,7 @@ describe("markdownLink", () => {
 describe("text helpers in templates", () => {
   it("firstLine, lower, upper, capitalize", () => {
     expect(render("{{firstLine s}}|{{lower s}}|{{upper s}}", { s: "Ab\nc" })).toBe("Ab|ab\nc|AB\nC");
+    expect(render("[{{lower n}}{{upper n}}{{firstLine n}}]", { n: null })).toBe("[]");
     expect(render("{{capitalize 'élan vital'}}|{{capitalize s}}", { s: "\nab" })).toBe("Élan vital|\nab");
   });
 
@@ -433,7 +436,7 @@ describe("auto-escaping of message templates", () => {
 
   it("renders missing paths as nothing and never reads inherited properties", () => {
     expect(render("[{{a.b.c}}]", { a: {} })).toBe("[]");
-    expect(render("[{{o.toString}}]", { o: {} })).toBe("[]");
+    expect(render("[{{o.inherited}}]", { o: Object.create({ inherited: "x" }) })).toBe("[]");
   });
 
   it("refuses unknown helpers, also in sub-expressions and with hash arguments", () => {

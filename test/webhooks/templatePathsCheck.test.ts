@@ -93,6 +93,8 @@ describe("scopeAt", () => {
     expect(scopeAt(schema, [schema], "checks.0.nope")).toBeUndefined();
     expect(scopeAt(schema, [schema], "checks.1a")).toBeUndefined();
     expect(scopeAt(schema, [schema], "checks.a1")).toBeUndefined();
+    expect(scopeAt(schema, [schema], "monitor.0")).toBeUndefined();
+    expect(scopeAt(schema, [{ items: { properties: { a: {} } } }], "length")).toBe("free");
     expect(scopeAt(schema, [schema], "checks.length")).toBe("free");
     const declared = { properties: { a: {} } };
     expect(scopeAt(schema, [declared, { type: "string" }], "length")).toBe("free");
@@ -155,6 +157,19 @@ describe("scopeAt", () => {
     expect(scopeAt(root, [tree], "child.child.nope")).toBeUndefined();
   });
 
+  it("a $ref to null, beside declared nodes, restricts nothing itself", () => {
+    const root = {
+      $defs: { nil: null },
+      properties: {
+        a: { $ref: "#/$defs/nil" },
+        b: { allOf: [{ properties: { x: {} } }, { $ref: "#/$defs/nil" }] },
+      },
+    } as Schema;
+    expect(scopeAt(root, [root], "a.anything")).toBe("free");
+    expect(scopeAt(root, [root], "b.x")).toBe("free");
+    expect(scopeAt(root, [root], "b.y")).toBeUndefined();
+  });
+
   it("branches that are not lists are ignored", () => {
     const root = { properties: { a: {} }, allOf: { properties: { b: {} } } };
     expect(scopeAt(root, [root], "b")).toBeUndefined();
@@ -172,6 +187,10 @@ describe("checkTemplatePaths", () => {
 
   it("shows `this.x` as `x`; `this` and `.` are the current scope", () => {
     expect(check("{{this.nope}} {{this}} {{.}} {{this.kind}}")).toEqual([{ line: 1, path: "nope" }]);
+  });
+
+  it("strips only a leading `this.` from the path it shows", () => {
+    expect(paths("{{nothis.x}}")).toEqual(["nothis.x"]);
   });
 
   it("stops at the first undeclared step of a path", () => {
@@ -222,6 +241,10 @@ describe("checkTemplatePaths", () => {
     expect(
       paths("{{#with monitor}}{{name}} {{nope}}{{/with}}{{#with monitor as |m|}}{{m.url}} {{m.nope2}}{{/with}}"),
     ).toEqual(["nope", "m.nope2"]);
+  });
+
+  it("#with binds only its first block param", () => {
+    expect(paths("{{#with monitor as |m x|}}{{m.name}} {{x.name}}{{/with}}")).toEqual(["x.name"]);
   });
 
   it("#each / #with over something free or undeclared check nothing inside", () => {
