@@ -53,11 +53,7 @@ const scopes = {
       "src/services/channels/subscriptionAccess.ts",
       "src/services/messages/access.ts",
     ],
-    tests: [
-      ...webhookUnitTests,
-      "test/http/*.test.ts",
-      "test/api/permissionServices.test.ts",
-    ],
+    tests: [...webhookUnitTests, "test/http/*.test.ts", "test/api/permissionServices.test.ts"],
     checkers: ["typescript"],
   },
 };
