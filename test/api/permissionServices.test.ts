@@ -5,11 +5,11 @@ import { addGroupMembers, insertGroup, systemGroupIds } from "../../src/db/group
 import { FLAG_BITS } from "../../src/db/messages";
 import type { StreamRow, UserRow } from "../../src/db/rows";
 import { upsertSubscriptions } from "../../src/db/subscriptions";
-import { ApiError } from "../../src/errors";
 import { insertChannel } from "../../src/services/channels/channels";
 import { canAddSubscribers, channelObserverIds } from "../../src/services/channels/subscriptionAccess";
 import { accessMessage, ensureHistoricalRow, messageAudience } from "../../src/services/messages/access";
 import { startTestServer, type TestServer } from "../support/harness";
+import { apiErrorOfAsync } from "../support/apiErrors";
 
 let server: TestServer;
 let nobody: number;
@@ -149,13 +149,8 @@ describe("message access", () => {
   const flagsOf = async (userId: number, messageId: number) =>
     (await server.db("user_messages").where({ user_id: userId, message_id: messageId }).first())?.flags;
   async function refused(promise: Promise<unknown>): Promise<string> {
-    try {
-      await promise;
-    } catch (err) {
-      if (err instanceof ApiError) return `${err.code}: ${err.message}`;
-      throw err;
-    }
-    return "allowed";
+    const err = await apiErrorOfAsync(promise);
+    return err ? `${err.code}: ${err.message}` : "allowed";
   }
 
   it("gives access through one's own row, whatever the channel", async () => {

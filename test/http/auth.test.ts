@@ -5,7 +5,6 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import Koa, { type Context } from "koa";
 import type { AppDeps } from "../../src/deps";
-import { ApiError } from "../../src/errors";
 import {
   authenticateCredentials,
   authenticateWebhook,
@@ -16,6 +15,7 @@ import {
 } from "../../src/http/auth";
 import { createRateLimits } from "../../src/http/rateLimit";
 import { startTestServer, type TestServer, type TestUser } from "../support/harness";
+import { refusalOfAsync } from "../support/apiErrors";
 
 describe("parseBasicAuth", () => {
   const basic = (text: string) => "Basic " + Buffer.from(text).toString("base64");
@@ -96,13 +96,8 @@ describe("authentication against the database", () => {
   const wrongKey = "w".repeat(32);
 
   async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: string; msg: string }> {
-    try {
-      await promise;
-    } catch (err) {
-      if (err instanceof ApiError) return { status: err.status, code: err.code, msg: err.message };
-      throw err;
-    }
-    throw new Error("expected a refusal");
+    const err = await refusalOfAsync(promise);
+    return { status: err.status, code: err.code, msg: err.message };
   }
   const spent = async (limiter: keyof AppDeps["rateLimits"], key: string) => {
     const res = await (deps.rateLimits[limiter] as AppDeps["rateLimits"]["byIp"]).get(key);

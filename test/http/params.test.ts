@@ -1,18 +1,13 @@
 // Parameter declarations (src/http/params.ts) as pure functions: every parser's accepted forms and
 // the exact error (code, message, var_name) each refusal gives.
-import { ApiError } from "../../src/errors";
 import { P, Param, parseParamsFrom } from "../../src/http/params";
 import { JsonTooDeepError } from "../../src/json";
+import { refusalOf } from "../support/apiErrors";
 
 /** The error a call throws, reduced to what the client sees. */
 function refusal(fn: () => unknown): { code: string; msg: string; extra: Record<string, unknown> } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return { code: err.code, msg: err.message, extra: err.extra };
-    throw err;
-  }
-  throw new Error("expected a refusal, got a value");
+  const err = refusalOf(fn);
+  return { code: err.code, msg: err.message, extra: err.extra };
 }
 
 const bad = (name: string, msg: string) => ({ code: "BAD_REQUEST", msg, extra: { var_name: name } });

@@ -6,6 +6,7 @@ import Koa, { type Context } from "koa";
 import Redis from "ioredis";
 import { ApiError } from "../../src/errors";
 import { consume, countFailure, createRateLimits, refuseWhenExhausted } from "../../src/http/rateLimit";
+import { refusalOfAsync } from "../support/apiErrors";
 
 const options = { enabled: true, userRequests: 3, ipRequests: 2, windowSeconds: 60, authFailures: 2 };
 
@@ -21,15 +22,7 @@ const rateHeaders = (ctx: Context) => ({
   reset: ctx.response.get("X-RateLimit-Reset"),
 });
 
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected a refusal");
-}
+const refusal = refusalOfAsync;
 
 describe("per-key request budgets", () => {
   it("counts down in the headers and refuses the request past the budget with 429", async () => {

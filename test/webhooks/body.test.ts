@@ -3,6 +3,7 @@ import { MAX_XML_BYTES, MAX_XML_DEPTH, parseWebhookBody, queryPayload } from "..
 import { JsonTooDeepError } from "../../src/json";
 import { ApiError } from "../../src/errors";
 import type { Manifest } from "../../src/webhooks/manifest";
+import { apiErrorOf } from "../support/apiErrors";
 
 const FORM = "application/x-www-form-urlencoded";
 const manifest = (contentType: Manifest["contentType"]) => ({ contentType }) as Manifest;
@@ -10,13 +11,8 @@ const parse = (mode: Manifest["contentType"], body: string, type: string) =>
   parseWebhookBody(manifest(mode), Buffer.from(body), type);
 
 function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return `${err.status} ${err.code}: ${err.message}`;
-    throw err;
-  }
-  return "no error";
+  const err = apiErrorOf(fn);
+  return err ? `${err.status} ${err.code}: ${err.message}` : "no error";
 }
 
 describe("parseWebhookBody", () => {

@@ -3,7 +3,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ApiError } from "../../src/errors";
 import {
   eventValueString,
   findEvent,
@@ -16,16 +15,12 @@ import {
 import { MAX_PATTERN_LENGTH, MAX_PATTERNS } from "../../src/webhooks/glob";
 import { loadIntegrationFolder } from "../../src/webhooks/loader";
 import type { Integration } from "../../src/webhooks/registry";
+import { refusalOf } from "../support/apiErrors";
 
 /** The error a call throws, for asserting on its code, message and extra fields together. */
 function thrown(fn: () => unknown): { code: string; status: number; message: string; extra: unknown } {
-  try {
-    fn();
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { code: err.code, status: err.status, message: err.message, extra: err.extra };
-  }
-  throw new Error("expected an ApiError");
+  const err = refusalOf(fn);
+  return { code: err.code, status: err.status, message: err.message, extra: err.extra };
 }
 
 describe("eventValueString", () => {

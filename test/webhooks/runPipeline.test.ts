@@ -4,11 +4,11 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ApiError } from "../../src/errors";
 import { compileTemplate } from "../../src/webhooks/helpers";
 import { loadIntegrationFolder } from "../../src/webhooks/loader";
 import { runPipeline, urlOptionValues, type Outcome, type WebhookRequest } from "../../src/webhooks/pipeline";
 import type { Integration } from "../../src/webhooks/registry";
+import { refusalOf } from "../support/apiErrors";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sb-pipeline-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -192,13 +192,8 @@ function request(body: unknown, extra: Partial<WebhookRequest> = {}): WebhookReq
 }
 
 function refusal(fn: () => unknown): { code: string; msg: string; extra: Record<string, unknown> } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return { code: err.code, msg: err.message, extra: err.extra };
-    throw err;
-  }
-  throw new Error("expected a refusal");
+  const err = refusalOf(fn);
+  return { code: err.code, msg: err.message, extra: err.extra };
 }
 
 const pushBody = (ref = "refs/heads/main", commits = [{ id: "1", msg: "m" }]) => ({

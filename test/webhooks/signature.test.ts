@@ -2,8 +2,8 @@
 // and which received values are accepted or refused with which error.
 import crypto from "node:crypto";
 import { expectedSignature, verifySignature } from "../../src/webhooks/signature";
-import { ApiError } from "../../src/errors";
 import type { SignatureSpec } from "../../src/webhooks/manifest";
+import { apiErrorOf } from "../support/apiErrors";
 
 const BODY = Buffer.from('{"action":"opened"}');
 const SECRET = "s3cret";
@@ -13,13 +13,8 @@ const SHA256: SignatureSpec = { header: "X-Hub-Signature-256", algorithm: "sha25
 const SHA1: SignatureSpec = { header: "X-Signature", algorithm: "sha1" };
 
 function outcome(spec: SignatureSpec, received: string | undefined): string {
-  try {
-    verifySignature(spec, SECRET, BODY, received);
-  } catch (err) {
-    if (err instanceof ApiError) return `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}`;
-    throw err;
-  }
-  return "accepted";
+  const err = apiErrorOf(() => verifySignature(spec, SECRET, BODY, received));
+  return err ? `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}` : "accepted";
 }
 
 describe("expectedSignature", () => {
