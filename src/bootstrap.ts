@@ -25,6 +25,17 @@ import { emptyRegistry } from "./webhooks/registry";
 import { createWebhookOps } from "./services/webhooks/ops";
 import { MessageSender } from "./services/messages/groupCommit";
 
+/** Brings the schema up to date and closes the connection (a cluster's primary, before forking). */
+export async function migrateDatabase(config: Config): Promise<void> {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const db = createDb(config.databaseUrl, config.dataDir);
+  try {
+    await migrateLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function createDeps(
   config: Config,
   options: {

@@ -5,7 +5,7 @@ import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { createApp } from "./app";
 import { createHttpServer } from "./http/server";
-import { createDeps } from "./bootstrap";
+import { createDeps, migrateDatabase } from "./bootstrap";
 import { loadConfig } from "./config";
 import { seedDemoIfEmpty } from "./services/realms/demo";
 
@@ -140,7 +140,7 @@ function runPrimary(workers: number): void {
   for (let i = 0; i < workers; i++) fork();
 }
 
-function start(): Promise<void> | void {
+async function start(): Promise<void> {
   if (!cluster.isPrimary) return main();
   const config = loadConfig();
   if (config.webConcurrency <= 1) return main();
@@ -151,6 +151,9 @@ function start(): Promise<void> | void {
         "Set REDIS_URL, or leave WEB_CONCURRENCY unset (1).",
     );
   }
+  // Workers starting together on an empty database could both create Knex's lock table and each
+  // insert its row, after which neither can take the lock: the primary migrates before forking.
+  await migrateDatabase(config);
   runPrimary(config.webConcurrency);
 }
 
