@@ -22,7 +22,12 @@ import { githubPushPayload } from "./githubPush";
 
 const ROOT = path.join(__dirname, "..");
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? "mysql://root@127.0.0.1:3306/test";
-const DB_NAME = "switchboard_bench";
+// Several benches can share one MariaDB and one machine: each with its own database and ports.
+const DB_NAME = process.env.BENCH_DB_NAME ?? "switchboard_bench";
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 9980);
+// BENCH_ONLY=send,webhook: only those cases (keys as in results.json's order), for a quick look.
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : undefined;
+const wanted = (key: string) => !ONLY || ONLY.has(key);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
@@ -275,91 +280,115 @@ async function main(): Promise<void> {
   const sqliteFile = path.join(dataDir, "server.sqlite3");
   const rawSqliteFile = path.join(dataDir, "raw.sqlite3");
   const mysql = await seed(mysqlUrl, path.join(dataDir, "mysql"));
-  const sqlite = await seed(`sqlite:${sqliteFile}`, path.join(dataDir, "sqlite"));
-  const raw = await seed(`sqlite:${rawSqliteFile}`, path.join(dataDir, "raw"));
+  // The SQLite databases only for the cases that use them.
+  const sqlite = wanted("sqliteSend") ? await seed(`sqlite:${sqliteFile}`, path.join(dataDir, "sqlite")) : mysql;
+  const raw = wanted("rawSqliteSend") ? await seed(`sqlite:${rawSqliteFile}`, path.join(dataDir, "raw")) : mysql;
   const cases: Record<string, Case> = {};
-  const run = async (key: string, script: string, env: Record<string, string>, fn: () => Promise<Case>) => {
+  /** Starts a server, measures the wanted ones of its cases, stops it. */
+  const run = async (
+    script: string,
+    env: Record<string, string>,
+    measured: [key: string, fn: () => Promise<Case>][],
+  ) => {
+    const todo = measured.filter(([key]) => wanted(key));
+    if (todo.length === 0) return;
     const child = await start(script, env);
     try {
-      cases[key] = await fn();
+      for (const [key, fn] of todo) cases[key] = await fn();
     } finally {
       await stop(child);
     }
   };
-
-  await run("bareKoa", "bench/helloKoa.ts", { PORT: "9981" }, () =>
-    measure("bare Koa hello world (baseline)", { url: "http://127.0.0.1:9981/" }),
-  );
-  await run("naiveSend", "bench/naiveSend.ts", baselineEnv(mysql, mysqlUrl, 9983), () =>
-    sendCase(`naive Koa+Knex send, 1 + ${SUBSCRIBERS} rows in a transaction (baseline, MySQL)`, 9983, "", "bench"),
-  );
-  await run(
-    "rawSqliteSend",
-    "bench/naiveSend.ts",
-    { ...baselineEnv(raw, rawSqliteFile, 9984), BASELINE: "sqlite" },
-    () => sendCase(`raw better-sqlite3 send, 1 + ${SUBSCRIBERS} rows (baseline)`, 9984, "", "bench"),
-  );
-  await run("sqliteSend", "src/main.ts", serverEnv(9985, `sqlite:${sqliteFile}`, path.join(dataDir, "sqlite")), () =>
-    sendCase(`POST /messages (channel, ${SUBSCRIBERS} subscribers, SQLite)`, 9985, sqlite.owner, "bench"),
-  );
-  await run("send", "src/main.ts", serverEnv(9982, mysqlUrl, path.join(dataDir, "mysql")), async () => {
-    const row = await sendCase(
-      `POST /messages (channel, ${SUBSCRIBERS} subscribers, MySQL)`,
-      9982,
-      mysql.owner,
-      "bench",
-    );
-    const narrow = JSON.stringify([{ operator: "channel", operand: "bench" }]);
-    const query = new URLSearchParams({ anchor: "newest", num_before: "20", num_after: "0", narrow });
-    cases.read = await measure("GET /messages (newest 20 in the channel, MySQL)", {
-      url: `http://127.0.0.1:9982/api/v1/messages?${query}`,
-      headers: { authorization: mysql.owner },
-    });
-    const hook = `http://127.0.0.1:9982/api/v1/external/github?api_key=${mysql.botKey}&stream=bench`;
-    cases.webhook = await measure("POST /external/github (push, 5 commits, MySQL)", {
-      url: hook,
+  const port = (n: number) => PORT_BASE + n;
+  const base = (n: number) => `http://127.0.0.1:${port(n)}`;
+  const githubPush = (n: number, name: string) =>
+    measure(name, {
+      url: `${base(n)}/api/v1/external/github?api_key=${mysql.botKey}&stream=bench`,
       method: "POST",
       headers: { "content-type": "application/json", "x-github-event": "push" },
       body: JSON.stringify(githubPushPayload()),
     });
-    cases.crowdSend = await sendCase(
-      `POST /messages (channel, ${CROWD} subscribers, MySQL)`,
-      9982,
-      mysql.owner,
-      "crowd",
-    );
-    cases.eventLatency = await eventLatency(9982, mysql);
-    return row;
-  });
 
-  // Webhook ingest with the delivery log off (the "send" server above had it on, as by default).
-  const hookOff = { ...serverEnv(9986, mysqlUrl, path.join(dataDir, "mysql")), WEBHOOK_LOG_ENABLED: "false" };
-  await run("webhookLogOff", "src/main.ts", hookOff, () =>
-    measure("POST /external/github (push, 5 commits, MySQL, delivery log off)", {
-      url: `http://127.0.0.1:9986/api/v1/external/github?api_key=${mysql.botKey}&stream=bench`,
-      method: "POST",
-      headers: { "content-type": "application/json", "x-github-event": "push" },
-      body: JSON.stringify(githubPushPayload()),
-    }),
-  );
+  await run("bench/helloKoa.ts", { PORT: String(port(1)) }, [
+    ["bareKoa", () => measure("bare Koa hello world (baseline)", { url: `${base(1)}/` })],
+  ]);
+  await run("bench/naiveSend.ts", baselineEnv(mysql, mysqlUrl, port(3)), [
+    [
+      "naiveSend",
+      () =>
+        sendCase(
+          `naive Koa+Knex send, 1 + ${SUBSCRIBERS} rows in a transaction (baseline, MySQL)`,
+          port(3),
+          "",
+          "bench",
+        ),
+    ],
+  ]);
+  await run("bench/naiveSend.ts", { ...baselineEnv(raw, rawSqliteFile, port(4)), BASELINE: "sqlite" }, [
+    [
+      "rawSqliteSend",
+      () => sendCase(`raw better-sqlite3 send, 1 + ${SUBSCRIBERS} rows (baseline)`, port(4), "", "bench"),
+    ],
+  ]);
+  await run("src/main.ts", serverEnv(port(5), `sqlite:${sqliteFile}`, path.join(dataDir, "sqlite")), [
+    [
+      "sqliteSend",
+      () => sendCase(`POST /messages (channel, ${SUBSCRIBERS} subscribers, SQLite)`, port(5), sqlite.owner, "bench"),
+    ],
+  ]);
+  const narrow = JSON.stringify([{ operator: "channel", operand: "bench" }]);
+  const readQuery = new URLSearchParams({ anchor: "newest", num_before: "20", num_after: "0", narrow });
+  await run("src/main.ts", serverEnv(port(2), mysqlUrl, path.join(dataDir, "mysql")), [
+    [
+      "send",
+      () => sendCase(`POST /messages (channel, ${SUBSCRIBERS} subscribers, MySQL)`, port(2), mysql.owner, "bench"),
+    ],
+    [
+      "read",
+      () =>
+        measure("GET /messages (newest 20 in the channel, MySQL)", {
+          url: `${base(2)}/api/v1/messages?${readQuery}`,
+          headers: { authorization: mysql.owner },
+        }),
+    ],
+    ["webhook", () => githubPush(2, "POST /external/github (push, 5 commits, MySQL)")],
+    [
+      "crowdSend",
+      () => sendCase(`POST /messages (channel, ${CROWD} subscribers, MySQL)`, port(2), mysql.owner, "crowd"),
+    ],
+    ["eventLatency", () => eventLatency(port(2), mysql)],
+  ]);
+  // Webhook ingest with the delivery log off (the server above had it on, as by default).
+  const hookOff = { ...serverEnv(port(6), mysqlUrl, path.join(dataDir, "mysql")), WEBHOOK_LOG_ENABLED: "false" };
+  await run("src/main.ts", hookOff, [
+    ["webhookLogOff", () => githubPush(6, "POST /external/github (push, 5 commits, MySQL, delivery log off)")],
+  ]);
 
-  const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+  // A ratio whose cases were not run (BENCH_ONLY) is null.
+  const ratio = (a: Case | undefined, b: Case | undefined) =>
+    a && b ? Math.round((a.rps / b.rps) * 1000) / 1000 : null;
   const ratios = {
-    send_vs_naive_send: ratio(cases.send.rps, cases.naiveSend.rps),
-    sqlite_send_vs_raw_sqlite: ratio(cases.sqliteSend.rps, cases.rawSqliteSend.rps),
-    read_vs_bare_koa: ratio(cases.read.rps, cases.bareKoa.rps),
-    webhook_vs_send: ratio(cases.webhook.rps, cases.send.rps),
-    crowd_cost_vs_send_cost: ratio(cases.send.rps, cases.crowdSend.rps),
-    webhook_log_on_vs_off: ratio(cases.webhook.rps, cases.webhookLogOff.rps),
+    send_vs_naive_send: ratio(cases.send, cases.naiveSend),
+    sqlite_send_vs_raw_sqlite: ratio(cases.sqliteSend, cases.rawSqliteSend),
+    read_vs_bare_koa: ratio(cases.read, cases.bareKoa),
+    webhook_vs_send: ratio(cases.webhook, cases.send),
+    crowd_cost_vs_send_cost: ratio(cases.send, cases.crowdSend),
+    webhook_log_on_vs_off: ratio(cases.webhook, cases.webhookLogOff),
   };
+  // A target whose cases were not run (BENCH_ONLY) is null: "not run".
+  const check = (value: number | null | undefined, ok: (v: number) => boolean) =>
+    value === null || value === undefined ? null : ok(value);
   const targets = [
-    ["send ≥ 1.5× naive send", ratios.send_vs_naive_send >= 1.5],
-    ["send p99 < 50 ms", cases.send.p99_ms < 50],
-    ["read ≥ 5% of bare Koa", ratios.read_vs_bare_koa >= 0.05],
-    ["webhook ≥ 0.9× send", ratios.webhook_vs_send >= 0.9],
-    ["SQLite send ≥ 0.6× raw better-sqlite3", ratios.sqlite_send_vs_raw_sqlite >= 0.6],
-    [`${CROWD}-subscriber send < 10× a ${SUBSCRIBERS}-subscriber one`, ratios.crowd_cost_vs_send_cost < 10],
-    ["event latency p99 < 5 ms", cases.eventLatency.p99_ms < 5],
+    ["send ≥ 1.5× naive send", check(ratios.send_vs_naive_send, (v) => v >= 1.5)],
+    ["send p99 < 50 ms", check(cases.send?.p99_ms, (v) => v < 50)],
+    ["read ≥ 5% of bare Koa", check(ratios.read_vs_bare_koa, (v) => v >= 0.05)],
+    ["webhook ≥ 0.9× send", check(ratios.webhook_vs_send, (v) => v >= 0.9)],
+    ["SQLite send ≥ 0.6× raw better-sqlite3", check(ratios.sqlite_send_vs_raw_sqlite, (v) => v >= 0.6)],
+    [
+      `${CROWD}-subscriber send < 10× a ${SUBSCRIBERS}-subscriber one`,
+      check(ratios.crowd_cost_vs_send_cost, (v) => v < 10),
+    ],
+    ["event latency p99 < 5 ms", check(cases.eventLatency?.p99_ms, (v) => v < 5)],
   ] as const;
   const order = [
     "bareKoa",
@@ -372,11 +401,15 @@ async function main(): Promise<void> {
     "webhookLogOff",
     "crowdSend",
   ];
-  const rows = [...order, "eventLatency"].map((key) => cases[key]);
+  const rows = [...order, "eventLatency"].map((key) => cases[key]).filter((row) => row !== undefined);
   const cpu = os.cpus();
   const when = new Date().toISOString().slice(0, 10);
-  fs.writeFileSync(
-    path.join(ROOT, "bench", "results.json"),
+  // A partial run (BENCH_ONLY) only prints its table: the committed results stay whole.
+  const write = (file: string, text: string) => {
+    if (!ONLY) fs.writeFileSync(path.join(ROOT, "bench", file), text);
+  };
+  write(
+    "results.json",
     JSON.stringify(
       {
         measured: when,
@@ -407,10 +440,10 @@ async function main(): Promise<void> {
     "",
     "| target | met |",
     "| --- | --- |",
-    ...targets.map(([name, met]) => `| ${name} | ${met ? "yes" : "no"} |`),
+    ...targets.map(([name, met]) => `| ${name} | ${met === null ? "not run" : met ? "yes" : "no"} |`),
     "",
   ].join("\n");
-  fs.writeFileSync(path.join(ROOT, "bench", "results.md"), table);
+  write("results.md", table);
   process.stdout.write("\n" + table);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
