@@ -8,14 +8,21 @@ import { messageHooks } from "../services/messages/hooks";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 import { JsonTooDeepError, parseJson } from "../json";
 
+/** A JSON list or string, or a JSON number (the whole text); anything else is plain text. */
+const MAYBE_JSON_TO = /^\s*(?:[[\x22]|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$)/;
+
 /** `to` is a channel name, a channel id, a JSON list of user ids/emails, or comma-separated emails. */
 function parseTo(raw: string, type: "stream" | "private"): (string | number)[] | string | number {
   let parsed: unknown = raw;
-  try {
-    parsed = parseJson(raw);
-  } catch (err) {
-    if (err instanceof JsonTooDeepError) throw err;
-    /* a plain channel name or comma-separated emails */
+  // Only a list, a quoted string or a number can mean something other than the plain text: a channel
+  // name (the usual case) is not handed to JSON.parse, which would throw on every such send.
+  if (MAYBE_JSON_TO.test(raw)) {
+    try {
+      parsed = parseJson(raw);
+    } catch (err) {
+      if (err instanceof JsonTooDeepError) throw err;
+      /* a plain channel name or comma-separated emails after all */
+    }
   }
   if (type === "stream") {
     if (Array.isArray(parsed) && parsed.length === 1) parsed = parsed[0];

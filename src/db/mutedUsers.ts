@@ -52,12 +52,13 @@ export async function markReadFromSender(q: Queryable, userId: number, senderId:
     .join("messages as m", "m.id", "um.message_id")
     .where({ "um.user_id": userId, "m.sender_id": senderId })
     .whereRaw("(um.flags & ?) = 0", [FLAG_BITS.read])
-    .select("um.id", "um.message_id");
-  const ids = rows.map((r: { id: number }) => r.id);
-  for (let i = 0; i < ids.length; i += 500) {
+    .select("um.message_id");
+  const messageIds: number[] = rows.map((r: { message_id: number }) => Number(r.message_id)).sort((a, b) => a - b);
+  for (let i = 0; i < messageIds.length; i += 500) {
     await q("user_messages")
-      .whereIn("id", ids.slice(i, i + 500))
+      .where("user_id", userId)
+      .whereIn("message_id", messageIds.slice(i, i + 500))
       .update({ flags: q.raw("flags | ?", [FLAG_BITS.read]) });
   }
-  return rows.map((r: { message_id: number }) => Number(r.message_id)).sort((a: number, b: number) => a - b);
+  return messageIds;
 }

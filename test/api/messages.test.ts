@@ -48,6 +48,20 @@ describe("POST /messages", () => {
     expect((await server.db("messages").where({ id: res.body.id }).first()).stream_id).toBe(server.general.id);
   });
 
+  it("reads `to` as a channel name, an id, or JSON (a quoted name, a one-element list, a number)", async () => {
+    const id = server.general.id;
+    for (const to of ["general", String(id), '"general"', '["general"]', `[${id}]`, ` ${id} `, `${id}e0`]) {
+      const res = await send({ type: "stream", to, topic: "to forms", content: `via ${to}` });
+      expect([to, res.status]).toEqual([to, 200]);
+      expect([to, (await server.db("messages").where({ id: res.body.id }).first()).stream_id]).toEqual([to, id]);
+    }
+    // Text that only starts like JSON is a name: here of a channel that does not exist.
+    for (const to of ["[general", '"general', "12 monkeys"]) {
+      const res = await send({ type: "stream", to, topic: "to forms", content: "x" });
+      expect([to, res.status, res.body.code]).toEqual([to, 400, "STREAM_DOES_NOT_EXIST"]);
+    }
+  });
+
   it("allows the empty topic, and reads (no topic) as the empty topic", async () => {
     const res = await send({ type: "stream", to: "general", topic: "(no topic)", content: "topicless" });
     expect(res.status).toBe(200);

@@ -1,0 +1,88 @@
+// The lean user_messages migration keeps every recipient row and its flags, makes
+// (user_id, message_id) the primary key (a duplicate row is refused), and rolls back to the old
+// shape with the rows intact. On the database under test (SQLite or MySQL).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createDb, type Db } from "../../src/db/knex";
+import { freshDatabaseUrl } from "../support/harness";
+
+const UNDER_TEST = "20261123000100_lean_user_messages.ts";
+
+let db: Db;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const database = await freshDatabaseUrl();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-migration-"));
+  db = createDb(database.url, dataDir);
+  cleanup = async () => {
+    await db.destroy();
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  // The schema as it was before the migration under test.
+  for (;;) {
+    const [, pending] = (await db.migrate.list()) as [unknown[], { file: string }[]];
+    if (pending[0].file === UNDER_TEST) break;
+    await db.migrate.up();
+  }
+});
+afterAll(async () => {
+  await cleanup();
+});
+
+const rowsNow = () => db("user_messages").orderBy(["message_id", "user_id"]).select("user_id", "message_id", "flags");
+
+it("keeps the rows, refuses duplicates by primary key, and rolls back intact", async () => {
+  const now = 1_700_000_000;
+  const [realmId] = await db("realms").insert({ string_id: "", name: "Org", description: "", date_created: now });
+  const userIds: number[] = [];
+  for (const name of ["a", "b", "c"]) {
+    const [id] = await db("users").insert({
+      realm_id: realmId,
+      full_name: name,
+      date_joined: now,
+      email: `${name}@example.com`,
+      email_key: `${name}@example.com`,
+      delivery_email: `${name}@example.com`,
+      api_key_hash: name.repeat(64),
+    });
+    userIds.push(Number(id));
+  }
+  const message = { realm_id: realmId, sender_id: userIds[0], type: "private", content: "x", rendered_content: "x" };
+  const messageIds: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const [id] = await db("messages").insert({ ...message, topic: "", topic_key: "", date_sent: now + i });
+    messageIds.push(Number(id));
+  }
+  const before = [
+    { user_id: userIds[0], message_id: messageIds[0], flags: 1 },
+    { user_id: userIds[1], message_id: messageIds[0], flags: 8 },
+    { user_id: userIds[0], message_id: messageIds[1], flags: 3 },
+    { user_id: userIds[2], message_id: messageIds[1], flags: 0 },
+  ];
+  await db("user_messages").insert(before);
+
+  await db.migrate.up({ name: UNDER_TEST });
+  expect(await rowsNow()).toEqual(before);
+  expect(await db.schema.hasColumn("user_messages", "id")).toBe(false);
+  await expect(
+    db("user_messages").insert({ user_id: userIds[2], message_id: messageIds[1], flags: 1 }),
+  ).rejects.toThrow(/duplicate|unique|primary/i);
+  // Who received a message is read by message id.
+  expect(
+    (await db("user_messages").where({ message_id: messageIds[1] }).orderBy("user_id").select("user_id")).map(
+      (r) => r.user_id,
+    ),
+  ).toEqual([userIds[0], userIds[2]]);
+
+  await db.migrate.down();
+  expect(await rowsNow()).toEqual(before);
+  expect(await db.schema.hasColumn("user_messages", "id")).toBe(true);
+  await expect(
+    db("user_messages").insert({ user_id: userIds[2], message_id: messageIds[1], flags: 1 }),
+  ).rejects.toThrow(/duplicate|unique/i);
+  await db.migrate.up({ name: UNDER_TEST });
+  expect(await rowsNow()).toEqual(before);
+});
