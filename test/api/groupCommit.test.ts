@@ -323,3 +323,27 @@ it("a send whose upload is deleted between validation and write is still stored,
   expect(await server.db("messages").where({ id: res.body.id }).first()).toMatchObject({ topic: "gone" });
   expect(await server.db("attachment_messages").where({ message_id: res.body.id })).toEqual([]);
 });
+
+it("sends started together share a batch without being held (also on SQLite, whose driver never yields)", async () => {
+  const { member } = server.users;
+  const send = (content: string) =>
+    sender().send({
+      realm: server.realm,
+      sender: member,
+      destination: { type: "stream", stream: "general", topic: "together" },
+      content,
+    });
+  await send("warm-up"); // caches filled: preparing a send then reads nothing
+  const before = { ...sender().stats };
+  const ids = await Promise.all(["a", "b", "c", "d", "e", "f"].map((c) => send(c)));
+  expect(sender().stats.batches).toBe(before.batches + 1);
+  expect(sender().stats.messages).toBe(before.messages + 6);
+  const stored = await server
+    .db("messages")
+    .whereIn(
+      "id",
+      ids.map((r) => r.id),
+    )
+    .orderBy("id");
+  expect(stored.map((m) => m.content)).toEqual(["a", "b", "c", "d", "e", "f"]);
+});

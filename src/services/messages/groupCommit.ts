@@ -2,8 +2,8 @@
 // A send is validated and rendered first (prepareSend, outside any transaction; its 4xx is thrown
 // to its own caller only). The prepared send then joins a queue. One loop per process writes the
 // queue in batches: everything waiting when the previous commit finished, up to a bound, in one
-// transaction. An idle server therefore commits the first send at once; sends arriving while a
-// commit is in flight share the next one. Each caller is answered once its batch has committed
+// transaction. An idle server therefore commits the first send at once (after the I/O already
+// waiting has been read); sends arriving while a commit is in flight share the next one. Each caller is answered once its batch has committed
 // and the batch's events have been published, in id order.
 //
 // One bad send never fails its neighbours: when a batch's transaction fails, each of its sends is
@@ -110,6 +110,13 @@ export class MessageSender {
 
   private async run(): Promise<void> {
     while (this.queue.length > 0 && !this.held) {
+      // Let the requests that have arrived meanwhile join first. On SQLite a whole transaction runs in
+      // promise callbacks only (the driver is synchronous), so without this yield no other request
+      // is ever read during one, and every batch held a single send (measured: 380 batches for 380
+      // sends at 50 connections). setImmediate runs right after the pending I/O: an idle server
+      // still commits at once.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.queue.length === 0 || this.held) break;
       const batch = this.take();
       await this.commit(batch);
     }
