@@ -46,7 +46,7 @@ async function storedMarkers(db: Knex): Promise<{ content: string; rendered: str
     .where("m.content", "like", "%durability-marker-%")
     .groupBy("m.id", "m.content", "m.rendered_content")
     .select("m.content", "m.rendered_content as rendered")
-    .count({ recipients: "um.id" });
+    .count({ recipients: "um.user_id" });
   return rows.map((r) => ({
     content: String(r.content),
     rendered: String(r.rendered),
