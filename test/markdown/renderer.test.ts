@@ -35,6 +35,13 @@ describe("message Markdown renderer", () => {
     );
   });
 
+  it("encodes link targets: punycode and percent-encoding where needed, plain URLs as written", () => {
+    expect(renderMessageHtml("[x](https://例え.jp/ä?q=ü) [y](https://Example.com:8080/a_b?c=d&e#f)")).toBe(
+      '<p><a href="https://xn--r8jz45g.jp/%C3%A4?q=%C3%BC">x</a> ' +
+        '<a href="https://Example.com:8080/a_b?c=d&amp;e#f">y</a></p>',
+    );
+  });
+
   it("renders a spoiler without a header and a quote holding a code block", () => {
     expect(renderMessageHtml("```spoiler\nhidden\n```")).toBe(
       '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n' +
