@@ -11,8 +11,20 @@ export class JsonTooDeepError extends Error {
   }
 }
 
+/** How many `{` and `[` the text holds (in strings too), counting no further than `max`. */
+function openingBrackets(text: string, max: number): number {
+  let count = 0;
+  for (const bracket of ["{", "["]) {
+    for (let i = text.indexOf(bracket); i !== -1 && count <= max; i = text.indexOf(bracket, i + 1)) count++;
+  }
+  return count;
+}
+
 /** True when `text` nests arrays/objects deeper than `limit` (strings are skipped; one pass). */
 export function jsonTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
+  // Nesting needs an opening bracket per level: a text with no more brackets than the limit (most
+  // are) passes after a native substring search instead of the character loop below.
+  if (openingBrackets(text, limit) <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

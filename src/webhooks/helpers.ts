@@ -323,17 +323,83 @@ export interface CompileSettings {
   markdown?: boolean;
 }
 
+/** The library's helper names a template (or partial) refers to, from its parsed form. */
+function helpersIn(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const child of node) helpersIn(child, found);
+  else if (node !== null && typeof node === "object") {
+    const { type, original } = node as { type?: unknown; original?: unknown };
+    if (type === "PathExpression" && typeof original === "string" && Object.hasOwn(helpers, original))
+      found.add(original);
+    for (const [key, value] of Object.entries(node)) if (key !== "loc") helpersIn(value, found);
+  }
+  return found;
+}
+
+// Handlebars wraps every helper of its environment on every render (to hand each its property
+// lookup), so a render costs time in proportion to the number of helpers registered. Each
+// template therefore runs in an environment holding only the helpers it and its partials (which
+// run with their caller's helpers) can call; environments are shared between equal sets.
+const environments = new Map<string, typeof Handlebars>();
+
+function environmentWith(names: ReadonlySet<string>): typeof Handlebars {
+  const key = [...names].sort().join(",");
+  let env = environments.get(key);
+  if (!env) {
+    env = Handlebars.create();
+    for (const name of names) env.registerHelper(name, helpers[name]);
+    environments.set(key, env);
+  }
+  return env;
+}
+
+/** The helpers each compiled partial calls (partials not compiled here are not in it). */
+const partialHelpers = new WeakMap<Handlebars.TemplateDelegate, Set<string>>();
+
+/** Everything the partials handed to a render can call; undefined when one of them is unknown. */
+function helpersOfPartials(partials: Record<string, Handlebars.TemplateDelegate>): Set<string> | undefined {
+  const names = new Set<string>();
+  for (const partial of Object.values(partials)) {
+    const used = partialHelpers.get(partial);
+    if (!used) return undefined;
+    for (const name of used) names.add(name);
+  }
+  return names;
+}
+
+/** Precompiled source (a string at run time, whatever the type says) → a template of that environment. */
+const instantiate = (spec: TemplateSpecification, env: typeof Handlebars) =>
+  env.template(new Function(`return ${spec}`)());
+
 /** Compiles now (so syntax errors and unknown helpers throw at start-up), never again. */
 export function compileTemplate(source: string, settings: CompileSettings = {}): TemplateFn {
-  const spec = engine.precompile(parse(source, settings.markdown !== false), COMPILE_OPTIONS);
-  const template = engine.template(new Function(`return ${spec}`)());
-  return (view, data, partials) => template(view, { data, partials, allowProtoPropertiesByDefault: false });
+  const ast = parse(source, settings.markdown !== false);
+  const spec = engine.precompile(ast, COMPILE_OPTIONS);
+  const own = helpersIn(ast);
+  const runnable = (partials: Record<string, Handlebars.TemplateDelegate>) => {
+    const reachable = helpersOfPartials(partials);
+    return instantiate(spec, reachable ? environmentWith(new Set([...own, ...reachable])) : engine);
+  };
+  // One runnable template per set of partials it is rendered with (a plugin's are always the same
+  // object); renders without partials (a fresh `{}` each time: checks, tests) share one.
+  const byPartials = new WeakMap<object, Handlebars.TemplateDelegate>();
+  let alone: Handlebars.TemplateDelegate | undefined;
+  return (view, data, partials) => {
+    let template = byPartials.get(partials);
+    if (!template) {
+      template = Object.keys(partials).length === 0 ? (alone ??= runnable(partials)) : runnable(partials);
+      byPartials.set(partials, template);
+    }
+    return template(view, { data, partials, allowProtoPropertiesByDefault: false });
+  };
 }
 
 /** Partials are compiled the same way (always Markdown) and handed to each render (they are per plugin). */
 export function compilePartial(source: string): Handlebars.TemplateDelegate {
-  const spec = engine.precompile(parse(source, true), COMPILE_OPTIONS);
-  return engine.template(new Function(`return ${spec}`)());
+  const ast = parse(source, true);
+  const partial = instantiate(engine.precompile(ast, COMPILE_OPTIONS), engine);
+  partialHelpers.set(partial, helpersIn(ast));
+  return partial;
 }
 
 type CompileOptions = Parameters<typeof Handlebars.precompile>[1];
+type TemplateSpecification = ReturnType<typeof Handlebars.precompile>;

@@ -7,14 +7,20 @@ import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from "../limits";
 // does; `>` only at a line start (a quote), since `<` is what opens HTML and autolinks.
 const INLINE_SPECIAL = /[\\`*~[\]<|]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|\$(?=\$)|(?<=\$)\$/gu;
 
+// Cheap pre-checks: a value without any of these characters has nothing the patterns below
+// would change (most values: names, titles, commit messages), so it costs one scan.
+const INLINE_CANDIDATE = /[\\`*~[\]<|_$]/;
+const LINE_START_CANDIDATE = /^\s*[>#+=\d-]/m;
+
 /**
  * Backslash-escapes characters that would start Markdown formatting (and block markers at line
  * start: headings, list items, setext underlines / rules). The result is plain text in any
  * CommonMark or Zulip renderer: no links, mentions (`@**all**`), emphasis, code, quotes or HTML.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(INLINE_SPECIAL, "\\$&")
+  const inline = INLINE_CANDIDATE.test(text) ? text.replace(INLINE_SPECIAL, "\\$&") : text;
+  if (!LINE_START_CANDIDATE.test(inline)) return inline;
+  return inline
     .replace(/^(\s*)>/gm, "$1\\>")
     .replace(/^(\s*)(#{1,6}|[+-]|\d+[.)])(?=\s|$)/gm, (_m, space: string, marker: string) =>
       /^\d/.test(marker) ? `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}` : `${space}\\${marker}`,
@@ -94,6 +100,7 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
 /** Cuts to `max` characters (code points) at a line break when possible, closing an open fence. */
 export function limitMarkdown(text: string, max = MAX_MESSAGE_LENGTH, note = "[message truncated]"): string {
+  if (text.length <= max) return text; // never more code points than UTF-16 units
   const chars = [...text];
   if (chars.length <= max) return text;
   const reserve = note.length + 16; // room for a closing fence and the note
@@ -112,6 +119,8 @@ export function limitMarkdown(text: string, max = MAX_MESSAGE_LENGTH, note = "[m
 
 /** Topics over the limit become 57 characters + "..." (the reference server's rule). */
 export function limitTopic(topic: string, max = MAX_TOPIC_LENGTH): string {
-  const chars = [...topic.replace(/\s+/g, " ").trim()];
-  return chars.length <= max ? chars.join("") : chars.slice(0, max - 3).join("") + "...";
+  const text = topic.replace(/\s+/g, " ").trim();
+  if (text.length <= max) return text;
+  const chars = [...text];
+  return chars.length <= max ? text : chars.slice(0, max - 3).join("") + "...";
 }

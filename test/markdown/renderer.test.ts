@@ -19,6 +19,29 @@ describe("message Markdown renderer", () => {
     );
   });
 
+  it("translates emoticons only for whole words that are emoticons (not inherited object keys)", () => {
+    expect(renderMessageHtml("constructor toString :) x:)", { translateEmoticons: true })).toBe(
+      '<p>constructor toString <span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span>' +
+        " x:)</p>",
+    );
+  });
+
+  it("finds Unicode emoji next to ASCII text, and bare URLs next to paragraphs of Markdown links", () => {
+    expect(renderMessageHtml("ok 👍 done")).toBe(
+      '<p>ok <span aria-label="thumbs up" class="emoji emoji-1f44d" role="img" title="thumbs up">:thumbs_up:</span> done</p>',
+    );
+    expect(renderMessageHtml("[a](https://x.example/a) b\n\nsee https://y.example/b")).toBe(
+      '<p><a href="https://x.example/a">a</a> b</p>\n<p>see <a href="https://y.example/b">https://y.example/b</a></p>',
+    );
+  });
+
+  it("encodes link targets: punycode and percent-encoding where needed, plain URLs as written", () => {
+    expect(renderMessageHtml("[x](https://例え.jp/ä?q=ü) [y](https://Example.com:8080/a_b?c=d&e#f)")).toBe(
+      '<p><a href="https://xn--r8jz45g.jp/%C3%A4?q=%C3%BC">x</a> ' +
+        '<a href="https://Example.com:8080/a_b?c=d&amp;e#f">y</a></p>',
+    );
+  });
+
   it("renders a spoiler without a header and a quote holding a code block", () => {
     expect(renderMessageHtml("```spoiler\nhidden\n```")).toBe(
       '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n' +

@@ -1,5 +1,6 @@
 // The template helper library in detail (pure functions, no server): each exported function's
 // edge cases, each helper as a template calls it, and which `{{…}}` are auto-escaped.
+import Handlebars from "handlebars";
 import {
   branchName,
   codeBlock,
@@ -422,6 +423,21 @@ describe("auto-escaping of message templates", () => {
   it("escapes values in partials, with the render's data", () => {
     const p = compilePartial("{{s}}|{{@event}}");
     expect(compileTemplate("{{> p}}")({ s: "*x*" }, { event: "push" }, { p })).toBe("\\*x\\*|push");
+  });
+
+  it("gives partials every helper they call, also through other partials, whatever the template calls itself", () => {
+    const partials = {
+      outer: compilePartial("{{upper s}} {{> inner}}"),
+      inner: compilePartial("{{pluralCount n 'commit'}} {{link url 'here'}}"),
+    };
+    const page = compileTemplate("{{lower s}}: {{> outer}}");
+    const view = { s: "Hi", n: 2, url: "https://x.example" };
+    const expected = "hi: HI 2 commits [here](https://x.example)";
+    expect(page(view, {}, partials)).toBe(expected);
+    expect(page(view, {}, partials)).toBe(expected);
+    // A partial made elsewhere (its helpers unknown): the template runs with every helper.
+    const foreign = { outer: Handlebars.compile("{{upper s}}", { noEscape: true }) };
+    expect(page(view, {}, foreign)).toBe("hi: HI");
   });
 
   it("calls a helper named without arguments, and prints a literal that is a helper's name", () => {

@@ -35,6 +35,12 @@ useMentions(md);
 useChannelLinks(md);
 useTimeSyntax(md);
 
+// Most links are plain ASCII http(s) URLs, which markdown-it's normalizeLink (parse, punycode,
+// percent-encoding, format again) returns unchanged: those skip the work.
+const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d+)?(?:[/?#][A-Za-z0-9\-._~!$&'()*+,;=:@/?#]*)?$/;
+const normalizeLink = md.normalizeLink.bind(md);
+md.normalizeLink = (url) => (PLAIN_URL.test(url) ? url : normalizeLink(url));
+
 // Links into the organization itself become fragment links (`#narrow/…`), as the reference stores
 // them, so they open in the client instead of a new tab.
 const defaultLinkOpen =

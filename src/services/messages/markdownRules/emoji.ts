@@ -47,20 +47,27 @@ export function useEmoji(md: MarkdownIt): void {
 
   // Unicode emoji (and emoticons when enabled) inside plain text tokens.
   md.core.ruler.after("inline", "emoji_unicode", (state) => {
-    const ctx = (state.env ?? {}) as RenderContext;
+    const emoticons = ((state.env ?? {}) as RenderContext).translateEmoticons === true;
     for (const block of state.tokens) {
       if (block.type !== "inline" || !block.children) continue;
       const next: Token[] = [];
       for (const token of block.children) {
         if (token.type !== "text") next.push(token);
-        else next.push(...splitUnicodeEmoji(state, token.content, ctx.translateEmoticons === true));
+        else next.push(...splitUnicodeEmoji(state, token, emoticons));
       }
       block.children = next;
     }
   });
 }
 
-function splitUnicodeEmoji(state: StateCore, text: string, emoticons: boolean): Token[] {
+function splitUnicodeEmoji(state: StateCore, token: Token, emoticons: boolean): Token[] {
+  const text = token.content;
+  const hits = findEmoji(text, emoticons);
+  if (hits.length === 0) {
+    // Level 0, as the fresh text tokens this rule used to make (the linkify rule after it reads levels).
+    token.level = 0;
+    return [token];
+  }
   const out: Token[] = [];
   let pos = 0;
   const pushText = (end: number) => {
@@ -69,18 +76,12 @@ function splitUnicodeEmoji(state: StateCore, text: string, emoticons: boolean): 
     t.content = text.slice(pos, end);
     out.push(t);
   };
-  const pushEmoji = (start: number, end: number, name: string) => {
-    pushText(start);
+  for (const hit of hits) {
+    pushText(hit.start);
     const t = new state.Token("emoji", "", 0);
-    t.meta = { name };
+    t.meta = { name: hit.name };
     out.push(t);
-    pos = end;
-  };
-  for (const hit of findEmoji(text, emoticons)) pushEmoji(hit.start, hit.end, hit.name);
-  if (pos === 0 && out.length === 0) {
-    const t = new state.Token("text", "", 0);
-    t.content = text;
-    return [t];
+    pos = hit.end;
   }
   pushText(text.length);
   return out;
@@ -92,40 +93,43 @@ interface Hit {
   name: string;
 }
 
-function* findEmoji(text: string, emoticons: boolean): Generator<Hit> {
+// Every emoji has a code point above U+007F: plain ASCII text (most text) needs no Unicode scan.
+// eslint-disable-next-line no-control-regex -- the ASCII range, control characters included
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** The emoji (and emoticons) in the text, in order, not overlapping. */
+function findEmoji(text: string, emoticons: boolean): Hit[] {
   const hits: Hit[] = [];
-  for (const match of text.matchAll(EMOJI)) {
-    const start = match.index!;
-    const end = start + match[0].length;
-    // Part of a joined (ZWJ) sequence the emoji table does not know: the whole sequence stays text.
-    if (text[start - 1] === ZWJ || text[end] === ZWJ) continue;
-    const emoji = unicodeEmojiByText(match[0]);
-    if (emoji) hits.push({ start, end, name: emoji.name });
+  if (NON_ASCII.test(text)) {
+    for (const match of text.matchAll(EMOJI)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      // Part of a joined (ZWJ) sequence the emoji table does not know: the whole sequence stays text.
+      if (text[start - 1] === ZWJ || text[end] === ZWJ) continue;
+      const emoji = unicodeEmojiByText(match[0]);
+      if (emoji) hits.push({ start, end, name: emoji.name });
+    }
   }
-  if (emoticons) hits.push(...findEmoticons(text));
+  if (!emoticons) return hits;
+  hits.push(...findEmoticons(text));
   hits.sort((a, b) => a.start - b.start);
   let last = 0;
-  for (const hit of hits) {
-    if (hit.start < last) continue;
+  return hits.filter((hit) => {
+    if (hit.start < last) return false;
     last = hit.end;
-    yield hit;
-  }
+    return true;
+  });
 }
 
 // An emoticon counts only as a whole word: surrounded by whitespace or the text's ends.
-function* findEmoticons(text: string): Generator<Hit> {
-  for (let start = 0; start < text.length;) {
-    const end = nextSpace(text, start);
-    const word = text.slice(start, end);
-    if (word in EMOTICONS) yield { start, end, name: EMOTICONS[word] };
-    start = end + 1;
+function findEmoticons(text: string): Hit[] {
+  const hits: Hit[] = [];
+  for (const word of text.matchAll(/\S+/g)) {
+    // Own keys only: a word like "constructor" is not an emoticon.
+    if (Object.hasOwn(EMOTICONS, word[0]))
+      hits.push({ start: word.index, end: word.index + word[0].length, name: EMOTICONS[word[0]] });
   }
-}
-
-function nextSpace(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && !/\s/.test(text[i])) i++;
-  return i;
+  return hits;
 }
 
 /** The reference's markup for one emoji name (custom, its logo, or Unicode). */

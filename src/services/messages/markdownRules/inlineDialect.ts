@@ -122,8 +122,29 @@ function keepTrailingSpaces(state: StateCore, lines: string[]): void {
   }
 }
 
+type CoreRule = (state: StateCore) => void;
+
+/**
+ * markdown-it's linkify rule tests each paragraph's whole source first (link destinations
+ * included, so a message of `[text](url)` links always passes, through linkify-it's costly URL
+ * pattern), and then each of its text tokens. Only a text token that passes is ever linkified, so
+ * when none does the rule has nothing to do and is skipped.
+ */
+function linkifyOnlyWithCandidates(md: MarkdownIt): void {
+  const rules = (md.core.ruler as unknown as { __rules__: { name: string; fn: CoreRule }[] }).__rules__;
+  const linkify = rules.find((rule) => rule.name === "linkify")!.fn;
+  const hasCandidate = (block: Token) =>
+    block.type === "inline" &&
+    block.children !== null &&
+    block.children.some((t) => t.type === "text" && md.linkify.test(t.content));
+  md.core.ruler.at("linkify", (state) => {
+    if (state.tokens.some(hasCandidate)) linkify(state);
+  });
+}
+
 export function useInlineDialect(md: MarkdownIt): void {
   keepCodeSpaces(md);
+  linkifyOnlyWithCandidates(md);
   exactStrikethrough(md);
   md.core.ruler.after("block", "trailing_spaces", (state) => {
     if (!state.inlineMode) keepTrailingSpaces(state, state.src.split("\n"));

@@ -15,7 +15,8 @@ interface OpenItem {
 }
 
 export function nestListsByTwoSpaces(src: string): string {
-  if (!src.includes("\n")) return src;
+  // Only an item indented by spaces, on a line after the first, can be shifted.
+  if (!src.includes("\n ")) return src;
   const lines = src.split("\n");
   const open: OpenItem[] = [];
   let fence: string | null = null;
