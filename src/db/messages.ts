@@ -121,7 +121,7 @@ async function sqliteTransactionConnection(q: Queryable): Promise<SqliteConnecti
   return (await q.client.acquireConnection()) as SqliteConnection;
 }
 
-const SQL_NAME = /^[a-z_]+$/;
+const SQL_NAME = /^[a-z_][a-z0-9_]*$/;
 
 function sqliteInsert(conn: SqliteConnection, table: string, row: Record<string, unknown>): number {
   const columns = Object.keys(row);

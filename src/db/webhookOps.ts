@@ -1,6 +1,7 @@
 // Webhook operations storage: the delivery log, claimed sender delivery ids, template overrides.
-import type { Queryable } from "./knex";
-import { insertReturningId, insertRows } from "./knex";
+import type { Db, Queryable } from "./knex";
+import { insertReturningId, insertRows, insertRowsPrepared } from "./knex";
+import { isMysql } from "./collation";
 import { isUniqueViolation } from "./errors";
 
 export interface WebhookDeliveryRow {
@@ -52,8 +53,11 @@ const SUMMARY_COLUMNS = [
 
 export type WebhookDeliverySummaryRow = Pick<WebhookDeliveryRow, (typeof SUMMARY_COLUMNS)[number]>;
 
-export async function insertWebhookDeliveries(q: Queryable, rows: NewWebhookDelivery[]): Promise<void> {
-  await insertRows(q, "webhook_deliveries", rows);
+/** A batch of log entries (outside any transaction: the log is written after the deliveries). */
+export async function insertWebhookDeliveries(db: Db, rows: NewWebhookDelivery[]): Promise<void> {
+  // Each row carries the request body: on MySQL as bytes in a prepared statement, not as hex text.
+  if (isMysql(db)) await insertRowsPrepared(db, "webhook_deliveries", rows as unknown as Record<string, unknown>[]);
+  else await insertRows(db, "webhook_deliveries", rows);
 }
 
 export async function insertWebhookDelivery(q: Queryable, row: NewWebhookDelivery): Promise<number> {

@@ -25,6 +25,8 @@ const TRUNCATION_NOTE = "\n[message truncated]";
 export function normalizeContent(content: string): string {
   const trimmed = content.replace(/\s+$/, "");
   if (trimmed.trim().length === 0) throw Errors.badRequest("Message must not be empty");
+  // Code points are never more than UTF-16 units: text within the limit in units needs no counting.
+  if (trimmed.length <= MAX_MESSAGE_LENGTH) return trimmed;
   const chars = [...trimmed];
   if (chars.length <= MAX_MESSAGE_LENGTH) return trimmed;
   return chars.slice(0, MAX_MESSAGE_LENGTH - TRUNCATION_NOTE.length).join("") + TRUNCATION_NOTE;
@@ -42,6 +44,7 @@ export function normalizeTopic(topic: string, realm: Pick<RealmRow, "empty_topic
   if (trimmed === "(no topic)" || trimmed === realm.empty_topic_display_name) return "";
   const badPosition = trimmed.search(CONTROL_CHARACTER);
   if (badPosition !== -1) throw Errors.badRequest(`Invalid character in topic, at position ${badPosition + 1}!`);
+  if (trimmed.length <= MAX_TOPIC_LENGTH) return trimmed;
   const chars = [...trimmed];
   return chars.length > MAX_TOPIC_LENGTH ? chars.slice(0, MAX_TOPIC_LENGTH - 3).join("") + "..." : trimmed;
 }
