@@ -113,6 +113,8 @@ export interface MessageFilter {
 
 export interface FetchedMessage extends MessageRow {
   flags: number | null;
+  /** Read by fetchMessageWindow: does the message have reactions (0/1)? Undefined elsewhere: unknown. */
+  has_reactions?: number;
 }
 
 function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.QueryBuilder {
@@ -139,6 +141,14 @@ function baseQuery(q: Queryable, realmId: number, userId: number, filter: Messag
   return applyFilter(query, filter).select("m.*", "um.flags");
 }
 
+/**
+ * Whether each message has reactions, read with it: the reactions themselves then need a second query
+ * only when some message of the window has any (most have none).
+ */
+function withReactionFlag(q: Queryable, query: Knex.QueryBuilder): Knex.QueryBuilder {
+  return query.select(q.raw("exists (select 1 from reactions as r where r.message_id = m.id) as has_reactions"));
+}
+
 /** Messages around an anchor: `before` ids < anchor (newest first, then reversed) and `after` ids >= anchor. */
 export async function fetchMessageWindow(
   q: Queryable,
@@ -152,11 +162,14 @@ export async function fetchMessageWindow(
 ): Promise<{ before: FetchedMessage[]; after: FetchedMessage[] }> {
   const older =
     before > 0
-      ? await baseQuery(q, realmId, userId, filter).where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before)
+      ? await withReactionFlag(q, baseQuery(q, realmId, userId, filter))
+          .where("m.id", "<", anchor)
+          .orderBy("m.id", "desc")
+          .limit(before)
       : [];
   const newer =
     after > 0 || includeAnchor
-      ? await baseQuery(q, realmId, userId, filter)
+      ? await withReactionFlag(q, baseQuery(q, realmId, userId, filter))
           .where("m.id", includeAnchor ? ">=" : ">", anchor)
           .orderBy("m.id", "asc")
           .limit(after + (includeAnchor ? 1 : 0))
