@@ -149,7 +149,7 @@ function withReactionFlag(q: Queryable, query: Knex.QueryBuilder): Knex.QueryBui
   return query.select(q.raw("exists (select 1 from reactions as r where r.message_id = m.id) as has_reactions"));
 }
 
-/** Messages around an anchor: `before` ids < anchor (newest first, then reversed) and `after` ids >= anchor. */
+/** Messages around an anchor: `before` ids < anchor (oldest first) and `after` ids >= anchor (> without it). */
 export async function fetchMessageWindow(
   q: Queryable,
   realmId: number,
@@ -160,21 +160,28 @@ export async function fetchMessageWindow(
   after: number,
   includeAnchor: boolean,
 ): Promise<{ before: FetchedMessage[]; after: FetchedMessage[] }> {
-  const older =
-    before > 0
-      ? await withReactionFlag(q, baseQuery(q, realmId, userId, filter))
-          .where("m.id", "<", anchor)
-          .orderBy("m.id", "desc")
-          .limit(before)
-      : [];
-  const newer =
-    after > 0 || includeAnchor
-      ? await withReactionFlag(q, baseQuery(q, realmId, userId, filter))
-          .where("m.id", includeAnchor ? ">=" : ">", anchor)
-          .orderBy("m.id", "asc")
-          .limit(after + (includeAnchor ? 1 : 0))
-      : [];
-  return { before: (older as FetchedMessage[]).reverse(), after: newer as FetchedMessage[] };
+  const side = () => withReactionFlag(q, baseQuery(q, realmId, userId, filter));
+  const older = () => side().where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before);
+  const newer = () =>
+    side()
+      .where("m.id", includeAnchor ? ">=" : ">", anchor)
+      .orderBy("m.id", "asc")
+      .limit(after + (includeAnchor ? 1 : 0));
+  const wantOlder = before > 0;
+  const wantNewer = after > 0 || includeAnchor;
+  if (!wantNewer) return { before: wantOlder ? ((await older()) as FetchedMessage[]).reverse() : [], after: [] };
+  if (!wantOlder) return { before: [], after: (await newer()) as FetchedMessage[] };
+  // Both sides in one statement, one round trip. MySQL takes the two ordered, limited selects in
+  // parentheses; SQLite only as derived tables. The union's row order is unspecified: sorted here.
+  const rows: FetchedMessage[] = isMysql(q)
+    ? await q.unionAll([older(), newer()], true)
+    : await q
+        .select("*")
+        .from(older().as("older"))
+        .unionAll(q.select("*").from(newer().as("newer")));
+  rows.sort((a, b) => Number(a.id) - Number(b.id));
+  const split = rows.findIndex((row) => Number(row.id) >= anchor);
+  return split === -1 ? { before: rows, after: [] } : { before: rows.slice(0, split), after: rows.slice(split) };
 }
 
 export async function firstUnreadId(
