@@ -113,8 +113,6 @@ export interface MessageFilter {
 
 export interface FetchedMessage extends MessageRow {
   flags: number | null;
-  /** Read by fetchMessageWindow: does the message have reactions (0/1)? Undefined elsewhere: unknown. */
-  has_reactions?: number;
 }
 
 function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.QueryBuilder {
@@ -141,14 +139,6 @@ function baseQuery(q: Queryable, realmId: number, userId: number, filter: Messag
   return applyFilter(query, filter).select("m.*", "um.flags");
 }
 
-/**
- * Whether each message has reactions, read with it: the reactions themselves then need a second query
- * only when some message of the window has any (most have none).
- */
-function withReactionFlag(q: Queryable, query: Knex.QueryBuilder): Knex.QueryBuilder {
-  return query.select(q.raw("exists (select 1 from reactions as r where r.message_id = m.id) as has_reactions"));
-}
-
 /** Messages around an anchor: `before` ids < anchor (oldest first) and `after` ids >= anchor (> without it). */
 export async function fetchMessageWindow(
   q: Queryable,
@@ -160,10 +150,10 @@ export async function fetchMessageWindow(
   after: number,
   includeAnchor: boolean,
 ): Promise<{ before: FetchedMessage[]; after: FetchedMessage[] }> {
-  const side = () => withReactionFlag(q, baseQuery(q, realmId, userId, filter));
-  const older = () => side().where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before);
+  const older = () =>
+    baseQuery(q, realmId, userId, filter).where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before);
   const newer = () =>
-    side()
+    baseQuery(q, realmId, userId, filter)
       .where("m.id", includeAnchor ? ">=" : ">", anchor)
       .orderBy("m.id", "asc")
       .limit(after + (includeAnchor ? 1 : 0));

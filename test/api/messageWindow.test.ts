@@ -1,5 +1,6 @@
 // GET /messages windows around an anchor: both sides at once (one SQL statement), the anchor's
 // inclusion, the edges, and the first_unread anchor.
+import type { ApiResponse } from "../support/client";
 import { startTestServer, type TestServer } from "../support/harness";
 
 let server: TestServer;
@@ -32,10 +33,11 @@ const narrow = [
   ["topic", "window"],
 ];
 
-async function read(params: Record<string, unknown>) {
+/** The member's GET /messages answer in the narrow, plus the ids of its messages. */
+async function read(params: Record<string, unknown>): Promise<ApiResponse["body"] & { ids: number[] }> {
   const res = await server.as(server.users.member).get("/messages", { narrow, ...params });
   expect(res.status).toBe(200);
-  return { ...res.body, ids: res.body.messages.map((m: { id: number }) => m.id) as number[] };
+  return { ...res.body, ids: res.body.messages.map((m: { id: number }) => m.id) };
 }
 
 /** The SQL statements reading the messages table while `run` goes. */

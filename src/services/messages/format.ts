@@ -38,12 +38,11 @@ export async function formatMessages(
   const streams = new Map<number, string>(
     (known ? known.streams : await streamNamesByIds(q, [...streamIds])).map((s) => [s.id, s.name]),
   );
-  // Rows that tell whether they have reactions (GET /messages) spare the query when none has any.
   const reactions = known
     ? new Map<number, unknown[]>()
     : await loadReactions(
         q,
-        rows.filter((r) => r.has_reactions === undefined || Number(r.has_reactions) !== 0).map((r) => Number(r.id)),
+        rows.map((r) => Number(r.id)),
       );
   return rows.map((row) => {
     const sender = users.get(row.sender_id);
