@@ -184,7 +184,10 @@ function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.Quer
 }
 
 function baseQuery(q: Queryable, realmId: number, userId: number, filter: MessageFilter): Knex.QueryBuilder {
-  const query = q("messages as m").where("m.realm_id", realmId);
+  const query = q("messages as m");
+  // A channel's messages are all in the channel's organization, where the narrow found it. Without
+  // the redundant realm condition MariaDB's optimizer has two fewer indexes to weigh on every read.
+  if (filter.streamId === undefined) query.where("m.realm_id", realmId);
   if (filter.historical) {
     query.leftJoin("user_messages as um", function () {
       this.on("um.message_id", "=", "m.id").andOn("um.user_id", "=", q.raw("?", [userId]));
@@ -195,7 +198,10 @@ function baseQuery(q: Queryable, realmId: number, userId: number, filter: Messag
   return applyFilter(query, filter).select("m.*", "um.flags");
 }
 
-/** Messages around an anchor: `before` ids < anchor (newest first, then reversed) and `after` ids >= anchor. */
+/**
+ * Messages around an anchor: `before` ids < anchor (oldest first) and `after` ids >= anchor (> without
+ * it). Anchor Infinity: the newest messages, read without an id bound (which spares the optimizer a range).
+ */
 export async function fetchMessageWindow(
   q: Queryable,
   realmId: number,
@@ -206,18 +212,31 @@ export async function fetchMessageWindow(
   after: number,
   includeAnchor: boolean,
 ): Promise<{ before: FetchedMessage[]; after: FetchedMessage[] }> {
-  const older =
-    before > 0
-      ? await baseQuery(q, realmId, userId, filter).where("m.id", "<", anchor).orderBy("m.id", "desc").limit(before)
-      : [];
-  const newer =
-    after > 0 || includeAnchor
-      ? await baseQuery(q, realmId, userId, filter)
-          .where("m.id", includeAnchor ? ">=" : ">", anchor)
-          .orderBy("m.id", "asc")
-          .limit(after + (includeAnchor ? 1 : 0))
-      : [];
-  return { before: (older as FetchedMessage[]).reverse(), after: newer as FetchedMessage[] };
+  const older = () => {
+    const query = baseQuery(q, realmId, userId, filter);
+    if (anchor !== Infinity) query.where("m.id", "<", anchor);
+    return query.orderBy("m.id", "desc").limit(before);
+  };
+  const newer = () =>
+    baseQuery(q, realmId, userId, filter)
+      .where("m.id", includeAnchor ? ">=" : ">", anchor)
+      .orderBy("m.id", "asc")
+      .limit(after + (includeAnchor ? 1 : 0));
+  const wantOlder = before > 0;
+  const wantNewer = (after > 0 || includeAnchor) && anchor !== Infinity;
+  if (!wantNewer) return { before: wantOlder ? ((await older()) as FetchedMessage[]).reverse() : [], after: [] };
+  if (!wantOlder) return { before: [], after: (await newer()) as FetchedMessage[] };
+  // Both sides in one statement, one round trip. MySQL takes the two ordered, limited selects in
+  // parentheses; SQLite only as derived tables. The union's row order is unspecified: sorted here.
+  const rows: FetchedMessage[] = isMysql(q)
+    ? await q.unionAll([older(), newer()], true)
+    : await q
+        .select("*")
+        .from(older().as("older"))
+        .unionAll(q.select("*").from(newer().as("newer")));
+  rows.sort((a, b) => Number(a.id) - Number(b.id));
+  const split = rows.findIndex((row) => Number(row.id) >= anchor);
+  return split === -1 ? { before: rows, after: [] } : { before: rows.slice(0, split), after: rows.slice(split) };
 }
 
 export async function firstUnreadId(

@@ -163,6 +163,19 @@ describe("a change made through process B is seen by process A at once", () => {
     expect((await react()).body).toEqual({ result: "success", msg: "" });
   });
 
+  test("reactions of messages: a reaction added and removed through B shows on A's messages", async () => {
+    const id = await sendOnA(a.users.owner, "general", "react through B");
+    const reactions = async () => (await a.as(a.users.owner).get(`/messages/${id}`)).body.message.reactions;
+    expect(await reactions()).toEqual([]);
+    const path = `/messages/${id}/reactions`;
+    expect((await b.as(a.users.member).post(path, { emoji_name: "smile" })).status).toBe(200);
+    expect(await reactions()).toEqual([
+      { emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji", user_id: a.users.member.id },
+    ]);
+    expect((await b.as(a.users.member).delete(path, { emoji_name: "smile" })).status).toBe(200);
+    expect(await reactions()).toEqual([]);
+  });
+
   test("users lookups of formatting: a changed name shows on messages", async () => {
     const user = await newUser("renamed");
     await a.as(a.users.owner).post("/users/me/subscriptions", {

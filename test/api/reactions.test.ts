@@ -1,5 +1,6 @@
 // Emoji reactions: add / remove with every namespace and error, votes, visibility, events,
 // reactions on message objects, zulip-js and form-encoded (Python-client style) requests.
+import { cachesOf, SHARED_TTL_MS } from "../../src/db/cache";
 import { startTestServer, type TestServer } from "../support/harness";
 import { zulipJs } from "../support/zulipJs";
 
@@ -80,7 +81,7 @@ describe("POST /messages/{id}/reactions", () => {
       (
         await server
           .as(member)
-          .post(path(), { emoji_name: "heart", emoji_code: "2764", reaction_type: "unicode_emoji" })
+          .post(path(), { emoji_name: "heart", emoji_code: "2764-fe0f", reaction_type: "unicode_emoji" })
       ).status,
     ).toBe(200);
     expect(await reactionRows()).toEqual([
@@ -355,5 +356,81 @@ describe("clients", () => {
       .as(server.users.member)
       .request("DELETE", path(), { emoji_name: "octopus" }, { query: false });
     expect(res.body).toEqual({ result: "success", msg: "" });
+  });
+});
+
+describe("reactions on GET /messages", () => {
+  beforeEach(clear);
+
+  /** The SQL statements reading the reactions table while `run` goes. */
+  async function reactionReads(run: () => Promise<unknown>): Promise<number> {
+    let reads = 0;
+    const count = (query: { sql: string }) => {
+      if (/^select \* from [`"]reactions[`"]/i.test(query.sql)) reads++;
+    };
+    server.db.on("query", count);
+    try {
+      await run();
+    } finally {
+      server.db.off("query", count);
+    }
+    return reads;
+  }
+
+  it("a window of messages with and without reactions: each carries its own, in the order they were added", async () => {
+    const { owner, member, other } = server.users;
+    const plain = (
+      await server.as(owner).post("/messages", { type: "stream", to: "general", topic: "react", content: "none" })
+    ).body.id;
+    const liked = (
+      await server.as(owner).post("/messages", { type: "stream", to: "general", topic: "react", content: "some" })
+    ).body.id;
+    await server.as(member).post(path(messageId), { emoji_name: "smile" });
+    await server.as(other).post(path(liked), { emoji_name: "heart" });
+    await server.as(member).post(path(liked), { emoji_name: "party_parrot" });
+    await server.as(member).post(path(liked), { emoji_name: "heart" });
+
+    const list = await server
+      .as(owner)
+      .get("/messages", { anchor: messageId, num_before: 0, num_after: 100, narrow: [["channel", "general"]] });
+    const byId = new Map(list.body.messages.map((m: { id: number; reactions: unknown[] }) => [m.id, m.reactions]));
+    expect(byId.get(plain)).toEqual([]);
+    for (const id of [messageId, liked]) {
+      expect(byId.get(id)).toEqual((await server.as(owner).get(`/messages/${id}`)).body.message.reactions);
+    }
+    expect(byId.get(liked)).toEqual([
+      { emoji_name: "heart", emoji_code: "2764-fe0f", reaction_type: "unicode_emoji", user_id: other.id },
+      {
+        emoji_name: "party_parrot",
+        emoji_code: String(customEmojiId),
+        reaction_type: "realm_emoji",
+        user_id: member.id,
+      },
+      { emoji_name: "heart", emoji_code: "2764-fe0f", reaction_type: "unicode_emoji", user_id: member.id },
+    ]);
+  });
+
+  it("a window read again needs no reactions query; adding or removing a reaction shows at once", async () => {
+    const { owner, member } = server.users;
+    const window = { anchor: messageId, num_before: 0, num_after: 0 };
+    const reactionsShown = async () => (await server.as(owner).get("/messages", window)).body.messages[0].reactions;
+    // Entries live a second without Redis; long enough here that a slow machine cannot expire them.
+    const caches = cachesOf(server.db);
+    const ttl = caches.ttlMs;
+    caches.ttlMs = SHARED_TTL_MS;
+    try {
+      expect(await reactionReads(async () => expect(await reactionsShown()).toEqual([]))).toBe(1);
+      expect(await reactionReads(async () => expect(await reactionsShown()).toEqual([]))).toBe(0);
+
+      await server.as(member).post(path(), { emoji_name: "smile" });
+      const smile = { emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji", user_id: member.id };
+      expect(await reactionsShown()).toEqual([smile]);
+      expect(await reactionReads(async () => expect(await reactionsShown()).toEqual([smile]))).toBe(0);
+
+      await server.as(member).delete(path(), { emoji_name: "smile" });
+      expect(await reactionsShown()).toEqual([]);
+    } finally {
+      caches.ttlMs = ttl;
+    }
   });
 });

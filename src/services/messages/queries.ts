@@ -138,7 +138,7 @@ export async function getMessages(
     realm.id,
     user.id,
     filter,
-    anchor,
+    newest ? Infinity : anchor,
     input.numBefore,
     newest ? 0 : input.numAfter,
     newest ? false : input.includeAnchor,

@@ -116,7 +116,7 @@ export async function removeReaction(
       if (!(await isKnownEmojiCode(trx, realm.id, code, type))) throw Errors.badRequest("Invalid emoji code");
       throw doesNotExist();
     }
-    await deleteReaction(trx, reaction.id);
+    await deleteReaction(trx, reaction);
     const emoji = {
       emoji_name: reaction.emoji_name,
       emoji_code: reaction.emoji_code,
