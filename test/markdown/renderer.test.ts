@@ -26,6 +26,19 @@ describe("message Markdown renderer", () => {
     );
   });
 
+  it("never links a URL inside a link's text again (no <a> inside <a>), with or without emoji there", () => {
+    expect(renderMessageHtml("[https://x.example/\\_a\\_](https://x.example/_a_)")).toBe(
+      '<p><a href="https://x.example/_a_">https://x.example/_a_</a></p>',
+    );
+    expect(renderMessageHtml("[see https://a.example 😀](https://b.example)")).toBe(
+      '<p><a href="https://b.example">see https://a.example ' +
+        '<span aria-label="grinning" class="emoji emoji-1f600" role="img" title="grinning">:grinning:</span></a></p>',
+    );
+    expect(renderMessageHtml("[\\[phish\\](https://evil.example)](https://ok.example)")).toBe(
+      '<p><a href="https://ok.example">[phish](https://evil.example)</a></p>',
+    );
+  });
+
   it("finds Unicode emoji next to ASCII text, and bare URLs next to paragraphs of Markdown links", () => {
     expect(renderMessageHtml("ok 👍 done")).toBe(
       '<p>ok <span aria-label="thumbs up" class="emoji emoji-1f44d" role="img" title="thumbs up">:thumbs_up:</span> done</p>',

@@ -63,22 +63,22 @@ export function useEmoji(md: MarkdownIt): void {
 function splitUnicodeEmoji(state: StateCore, token: Token, emoticons: boolean): Token[] {
   const text = token.content;
   const hits = findEmoji(text, emoticons);
-  if (hits.length === 0) {
-    // Level 0, as the fresh text tokens this rule used to make (the linkify rule after it reads levels).
-    token.level = 0;
-    return [token];
-  }
+  // The tokens keep the nesting level of the text they replace: the linkify rule after this one finds
+  // where a link's content starts by level, and text inside a link must not become a link again.
+  if (hits.length === 0) return [token];
   const out: Token[] = [];
   let pos = 0;
   const pushText = (end: number) => {
     if (end <= pos) return;
     const t = new state.Token("text", "", 0);
+    t.level = token.level;
     t.content = text.slice(pos, end);
     out.push(t);
   };
   for (const hit of hits) {
     pushText(hit.start);
     const t = new state.Token("emoji", "", 0);
+    t.level = token.level;
     t.meta = { name: hit.name };
     out.push(t);
     pos = hit.end;
