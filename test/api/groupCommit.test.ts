@@ -324,26 +324,32 @@ it("a send whose upload is deleted between validation and write is still stored,
   expect(await server.db("attachment_messages").where({ message_id: res.body.id })).toEqual([]);
 });
 
-it("sends started together share a batch without being held (also on SQLite, whose driver never yields)", async () => {
-  const { member } = server.users;
-  const send = (content: string) =>
-    sender().send({
-      realm: server.realm,
-      sender: member,
-      destination: { type: "stream", stream: "general", topic: "together" },
-      content,
-    });
-  await send("warm-up"); // caches filled: preparing a send then reads nothing
-  const before = { ...sender().stats };
-  const ids = await Promise.all(["a", "b", "c", "d", "e", "f"].map((c) => send(c)));
-  expect(sender().stats.batches).toBe(before.batches + 1);
-  expect(sender().stats.messages).toBe(before.messages + 6);
-  const stored = await server
-    .db("messages")
-    .whereIn(
-      "id",
-      ids.map((r) => r.id),
-    )
-    .orderBy("id");
-  expect(stored.map((m) => m.content)).toEqual(["a", "b", "c", "d", "e", "f"]);
-});
+// SQLite only: its driver is synchronous, so preparing a send never waits for I/O and the six sends
+// are all queued before the loop's yield ends, every time. (On MySQL a send's preparation may wait
+// for a read, and which batch it joins then depends on timing.)
+(usingMysql() ? it.skip : it)(
+  "sends started together share a batch without being held, though SQLite never yields",
+  async () => {
+    const { member } = server.users;
+    const send = (content: string) =>
+      sender().send({
+        realm: server.realm,
+        sender: member,
+        destination: { type: "stream", stream: "general", topic: "together" },
+        content,
+      });
+    await send("warm-up"); // caches filled: preparing a send then reads nothing
+    const before = { ...sender().stats };
+    const ids = await Promise.all(["a", "b", "c", "d", "e", "f"].map((c) => send(c)));
+    expect(sender().stats.batches).toBe(before.batches + 1);
+    expect(sender().stats.messages).toBe(before.messages + 6);
+    const stored = await server
+      .db("messages")
+      .whereIn(
+        "id",
+        ids.map((r) => r.id),
+      )
+      .orderBy("id");
+    expect(stored.map((m) => m.content)).toEqual(["a", "b", "c", "d", "e", "f"]);
+  },
+);
