@@ -205,6 +205,20 @@ function percentile(sorted: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 100) / 100;
 }
 
+/** A one-at-a-time case's row: its "requests/s" is sends per second; p50/p99 of the samples. */
+function latencyCase(name: string, samples: number[], seconds: number): Case {
+  samples.sort((a, b) => a - b);
+  const row: Case = {
+    name,
+    rps: Math.round((LATENCY_SAMPLES + 20) / seconds),
+    p50_ms: percentile(samples, 50),
+    p99_ms: percentile(samples, 99),
+    non2xx: 0,
+  };
+  process.stdout.write(`${row.name}: p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms\n`);
+  return row;
+}
+
 /**
  * A long-polling client's delay from the start of a send to the arrival of its event, sends one at a
  * time. The client polls without pause; each send's event is recognised by its message id, so events
@@ -262,16 +276,7 @@ async function eventLatency(port: number, seeded: Seeded): Promise<Case> {
     body: sendBody("bench"),
   });
   await poller;
-  samples.sort((a, b) => a - b);
-  const row: Case = {
-    name: "event latency (long-polling client, send start → event)",
-    rps: Math.round((LATENCY_SAMPLES + 20) / seconds),
-    p50_ms: percentile(samples, 50),
-    p99_ms: percentile(samples, 99),
-    non2xx: 0,
-  };
-  process.stdout.write(`${row.name}: p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms\n`);
-  return row;
+  return latencyCase("event latency (long-polling client, send start → event)", samples, seconds);
 }
 
 /**
@@ -294,16 +299,7 @@ async function serialSendLatency(port: number, name: string): Promise<Case> {
     if (i >= 20) samples.push(performance.now() - sent); // the first 20 warm up
   }
   const seconds = (performance.now() - began) / 1000;
-  samples.sort((a, b) => a - b);
-  const row: Case = {
-    name,
-    rps: Math.round((LATENCY_SAMPLES + 20) / seconds),
-    p50_ms: percentile(samples, 50),
-    p99_ms: percentile(samples, 99),
-    non2xx: 0,
-  };
-  process.stdout.write(`${row.name}: p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms\n`);
-  return row;
+  return latencyCase(name, samples, seconds);
 }
 
 async function main(): Promise<void> {
