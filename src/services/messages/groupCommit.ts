@@ -1,16 +1,18 @@
 // Group commit for message sends (REST POST /messages, webhook deliveries, owner notices).
 // A send is validated and rendered first (prepareSend, outside any transaction; its 4xx is thrown
-// to its own caller only). The prepared send then joins a queue. One loop per process writes the
-// queue in batches: everything waiting when the previous commit finished, up to a bound, in one
-// transaction. An idle server therefore commits the first send at once (after the I/O already
-// waiting has been read); sends arriving while a commit is in flight share the next one. Each caller is answered once its batch has committed
-// and the batch's events have been published, in id order.
+// to its own caller only). The prepared send then joins a queue, which is written in batches:
+// everything waiting, up to a bound, in one transaction. An idle server commits the first send at
+// once (after the I/O already waiting has been read); sends arriving while batches are being written
+// share the next one. On MySQL two batches run at once (see BATCH_LIMITS); their message INSERTs
+// take turns, so ids increase in the order the batches were taken, and so do their events. Each
+// caller is answered once its batch has committed and the batch's events have been published.
 //
 // One bad send never fails its neighbours: when a batch's transaction fails, each of its sends is
 // written again in a transaction of its own, so only the bad one fails. That one is validated again
 // first, so a send made invalid meanwhile (its channel deleted…) gets its proper 4xx, not a 500.
 import type { Db } from "../../db/knex";
 import { withTransaction } from "../../db/transaction";
+import { isMysql } from "../../db/collation";
 import { ApiError } from "../../errors";
 import type { EventBus, Notification } from "../../events/bus";
 import type { Logger } from "pino";
@@ -23,7 +25,12 @@ import {
   type WrittenSends,
 } from "./send";
 
-/** The bound of one batch: by messages, and by recipient rows (a big channel's rows are the cost). */
+/**
+ * The bound of one batch: by messages, and by recipient rows (a big channel's rows are the cost).
+ * How many batches run at once is the database's: two on MySQL, where the next batch is written
+ * while the previous one commits (each on its own connection), so that neither Node nor the database
+ * waits for the other; one on SQLite, which has a single writer and a synchronous driver.
+ */
 export const BATCH_LIMITS = { maxMessages: 64, maxRecipientRows: 20_000 };
 
 /** Sends that commit together or not at all (one request: a webhook delivery's messages). */
@@ -31,11 +38,39 @@ interface Job {
   sends: PreparedSend[];
   resolve(ids: number[]): void;
   reject(err: unknown): void;
+  /**
+   * 0: as sent. 1: its batch failed, so it is written alone, a row per INSERT. 2: it failed alone, so
+   * it was validated and prepared again, and has one last try (`firstError` is what its caller gets
+   * if that fails too).
+   */
+  attempt: 0 | 1 | 2;
+  firstError?: unknown;
 }
 
 const recipientRows = (job: Job) => job.sends.reduce((n, s) => n + s.userRows.length, 0);
 
+/** A turn in a sequence: begins when the previous batch's ended, ends when `end` is called. */
+interface Turn {
+  begun: Promise<void>;
+  end(): void;
+}
+
+function takeTurn(previous: Promise<void>): { turn: Turn; ended: Promise<void> } {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  return { turn: { begun: previous, end }, ended };
+}
+
+interface Batch {
+  jobs: Job[];
+  /** Message INSERTs run in batch order, so ids increase in the order batches were taken. */
+  ids: Turn;
+  /** Events are published in batch order, so in id order, whichever transaction commits first. */
+  publication: Turn;
+}
+
 export interface GroupCommitStats {
+  /** Batches of sends as sent (a failed batch's sends written again are not counted). */
   batches: number;
   messages: number;
   largestBatch: number;
@@ -45,16 +80,22 @@ export interface GroupCommitStats {
 
 export class MessageSender {
   private readonly queue: Job[] = [];
-  private loop: Promise<void> | undefined;
+  /** Batches whose transaction is running (or whose failed sends are being prepared again). */
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly maxInFlight: number;
+  private takeScheduled = false;
   private held = false;
-  /** The last batch's publication: the next one waits for it, so events stay in id order. */
+  /** Where the next batch's turns begin: when the last batch taken has inserted / published. */
+  private idsTaken: Promise<void> = Promise.resolve();
   private published: Promise<void> = Promise.resolve();
   readonly stats: GroupCommitStats = { batches: 0, messages: 0, largestBatch: 0, fallbacks: 0 };
 
   constructor(
     private readonly deps: { db: Db; bus: Pick<EventBus, "publish">; logger: Logger },
     private readonly limits = BATCH_LIMITS,
-  ) {}
+  ) {
+    this.maxInFlight = isMysql(deps.db) ? 2 : 1;
+  }
 
   /** Sends one message; resolves with its id once it is committed and its event published. */
   async send(input: SendInput): Promise<{ id: number }> {
@@ -68,8 +109,8 @@ export class MessageSender {
     for (const input of inputs) sends.push(await prepareSend(this.deps.db, input));
     if (sends.length === 0) return [];
     return new Promise<number[]>((resolve, reject) => {
-      this.queue.push({ sends, resolve, reject });
-      this.start();
+      this.queue.push({ sends, resolve, reject, attempt: 0 });
+      this.schedule();
     });
   }
 
@@ -86,134 +127,143 @@ export class MessageSender {
     this.held = true;
     return () => {
       this.held = false;
-      this.start();
+      this.schedule();
     };
   }
 
   /** Waits until every accepted send is committed (or failed) and published: for shutdown. */
   async close(): Promise<void> {
     this.held = false;
-    this.start();
-    while (this.loop) await this.loop;
+    this.schedule();
+    while (this.queue.length > 0 || this.inFlight.size > 0) {
+      await (this.inFlight.size > 0 ? Promise.race(this.inFlight) : new Promise((resolve) => setImmediate(resolve)));
+    }
     await this.published;
   }
 
-  private start(): void {
-    if (this.loop || this.held || this.queue.length === 0) return;
-    this.loop = this.run()
-      .catch((err) => this.deps.logger.error({ err }, "message group commit loop failed"))
-      .finally(() => {
-        this.loop = undefined;
-        this.start(); // a send queued while the loop was finishing
-      });
+  private canTake(): boolean {
+    return !this.held && this.queue.length > 0 && this.inFlight.size < this.maxInFlight;
   }
 
-  private async run(): Promise<void> {
-    while (this.queue.length > 0 && !this.held) {
-      // Let the requests that have arrived meanwhile join first. On SQLite a whole transaction runs in
-      // promise callbacks only (the driver is synchronous), so without this yield no other request
-      // is ever read during one, and every batch held a single send (measured: 380 batches for 380
-      // sends at 50 connections). setImmediate runs right after the pending I/O: an idle server
-      // still commits at once.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (this.queue.length === 0 || this.held) break;
-      const batch = this.take();
-      await this.commit(batch);
-    }
+  /**
+   * Takes the next batch soon: after the I/O already waiting has been read, so that the requests
+   * which arrived meanwhile join it. On SQLite a whole transaction runs in promise callbacks only
+   * (the driver is synchronous): without this yield no other request is read during one, and every
+   * batch held a single send (measured: 380 batches for 380 sends at 50 connections). An idle
+   * server still commits at once.
+   */
+  private schedule(): void {
+    if (this.takeScheduled || !this.canTake()) return;
+    this.takeScheduled = true;
+    setImmediate(() => {
+      this.takeScheduled = false;
+      if (!this.canTake()) return;
+      const running = this.commit(this.take())
+        .catch((err) => this.deps.logger.error({ err }, "message group commit failed"))
+        .finally(() => {
+          this.inFlight.delete(running);
+          this.schedule();
+        });
+      this.inFlight.add(running);
+      this.schedule();
+    });
   }
 
-  /** Everything waiting, in order, up to the bounds (a job bigger than them goes alone). */
-  private take(): Job[] {
-    const batch = [this.queue.shift()!];
-    let messages = batch[0].sends.length;
-    let rows = recipientRows(batch[0]);
-    while (this.queue.length > 0) {
+  /**
+   * Everything waiting, in order, up to the bounds (a job bigger than them goes alone, and so does a
+   * job written again after a failure).
+   */
+  private take(): Batch {
+    const jobs = [this.queue.shift()!];
+    let messages = jobs[0].sends.length;
+    let rows = recipientRows(jobs[0]);
+    while (jobs[0].attempt === 0 && this.queue.length > 0) {
       const next = this.queue[0];
+      if (next.attempt !== 0) break;
       if (messages + next.sends.length > this.limits.maxMessages) break;
       if (rows + recipientRows(next) > this.limits.maxRecipientRows) break;
-      batch.push(this.queue.shift()!);
+      jobs.push(this.queue.shift()!);
       messages += next.sends.length;
       rows += recipientRows(next);
     }
-    this.stats.batches += 1;
-    this.stats.messages += messages;
-    this.stats.largestBatch = Math.max(this.stats.largestBatch, messages);
-    return batch;
+    if (jobs[0].attempt === 0) {
+      this.stats.batches += 1;
+      this.stats.messages += messages;
+      this.stats.largestBatch = Math.max(this.stats.largestBatch, messages);
+    }
+    const ids = takeTurn(this.idsTaken);
+    const publication = takeTurn(this.published);
+    this.idsTaken = ids.ended;
+    this.published = publication.ended;
+    return { jobs, ids: ids.turn, publication: publication.turn };
   }
 
-  private async commit(batch: Job[]): Promise<void> {
+  private async commit(batch: Batch): Promise<void> {
     let written: WrittenSends;
     try {
       written = await this.write(batch);
     } catch (err) {
-      return this.fallBack(batch, err);
+      // Nothing of the batch is stored: its turn to publish passes (after the batches before it).
+      void batch.publication.begun.then(batch.publication.end);
+      return this.retry(batch.jobs, err);
+    } finally {
+      batch.ids.end(); // also when the transaction failed before its INSERT
     }
-    this.done(batch, written.ids, written.dateSent);
+    void this.publish(batch, written);
   }
 
-  /** The batch's transaction failed (rolled back): each job again, alone, in order, a row per INSERT. */
-  private async fallBack(batch: Job[], err: unknown): Promise<void> {
-    if (batch.length === 1) return this.fail(batch[0], err);
-    this.stats.fallbacks += 1;
-    this.deps.logger.warn({ err, sends: batch.length }, "group commit failed; writing its sends one by one");
-    for (const job of batch) {
-      let written: WrittenSends;
-      try {
-        written = await this.write([job], { rowByRow: true });
-      } catch (jobErr) {
-        await this.fail(job, jobErr);
-        continue;
-      }
-      this.done([job], written.ids, written.dateSent);
-    }
-  }
-
-  private write(jobs: Job[], options: { rowByRow?: boolean } = {}): Promise<WrittenSends> {
-    const sends = jobs.flatMap((job) => job.sends);
-    return withTransaction(this.deps.db, (trx) => writeSends(trx, sends, options));
+  private write(batch: Batch): Promise<WrittenSends> {
+    const sends = batch.jobs.flatMap((job) => job.sends);
+    const rowByRow = batch.jobs[0].attempt !== 0;
+    return withTransaction(this.deps.db, (trx) => writeSends(trx, sends, { rowByRow, idOrder: batch.ids }));
   }
 
   /**
-   * Committed: builds the events, publishes them after the previous batch's (the loop does not wait
-   * for it: the next batch starts at once), then answers the callers.
+   * The batch's transaction failed (rolled back). Its sends go back to the head of the queue, each
+   * to be written alone, so only a bad one fails; they get ids after the batches already running,
+   * and so publish after them. A send that failed alone is validated again: one that no longer
+   * validates (its channel deleted meanwhile…) gets that 4xx; one that does is prepared afresh (an
+   * upload deleted meanwhile is then left out) and tried once more. Only if that fails too does the
+   * caller get the database's error.
    */
-  private done(jobs: Job[], ids: number[], dateSent: number): void {
-    const idsByJob: number[][] = [];
-    let i = 0;
-    for (const job of jobs) idsByJob.push(job.sends.map(() => ids[i++]));
-    const sends = jobs.flatMap((job) => job.sends);
-    this.published = this.published
-      .then(async () => {
-        const notifications: Notification[] = [];
-        for (const [k, send] of sends.entries())
-          notifications.push(...(await sentNotifications(this.deps.db, send, ids[k], dateSent)));
-        await this.deps.bus.publish(notifications);
-      })
-      // The messages are stored: their senders are answered with the ids even so.
-      .catch((err) => this.deps.logger.error({ err }, "could not publish the events of committed messages"))
-      .then(() => jobs.forEach((job, j) => job.resolve(idsByJob[j])));
-  }
-
-  /**
-   * The write failed. A send that no longer validates gets that (4xx) error. One that still does is
-   * prepared afresh and written once more: what changed since it was first prepared (an upload
-   * deleted meanwhile, a channel renamed…) is then part of it. Only if that fails too does the caller
-   * get the database's error.
-   */
-  private async fail(job: Job, err: unknown): Promise<void> {
+  private async retry(jobs: Job[], err: unknown): Promise<void> {
+    if (jobs.length > 1) {
+      this.stats.fallbacks += 1;
+      this.deps.logger.warn({ err, sends: jobs.length }, "group commit failed; writing its sends one by one");
+      this.queue.unshift(...jobs.map((job): Job => ({ ...job, attempt: 1 })));
+      return;
+    }
+    const [job] = jobs;
+    if (job.attempt === 2) return job.reject(job.firstError);
     const fresh: PreparedSend[] = [];
     try {
       for (const send of job.sends) fresh.push(await prepareSend(this.deps.db, send.input));
     } catch (invalid) {
       return job.reject(invalid instanceof ApiError ? invalid : err);
     }
-    const retried: Job = { ...job, sends: fresh };
-    let written: WrittenSends;
+    this.queue.unshift({ ...job, sends: fresh, attempt: 2, firstError: err });
+  }
+
+  /**
+   * Committed: in the batch's turn (after the batches taken before it), builds and publishes its
+   * events, then answers its callers. The next batch does not wait for this.
+   */
+  private async publish(batch: Batch, { ids, dateSent }: WrittenSends): Promise<void> {
+    const { jobs, publication } = batch;
+    await publication.begun;
     try {
-      written = await this.write([retried], { rowByRow: true });
-    } catch {
-      return job.reject(err);
+      const sends = jobs.flatMap((job) => job.sends);
+      const notifications: Notification[] = [];
+      for (const [k, send] of sends.entries())
+        notifications.push(...(await sentNotifications(this.deps.db, send, ids[k], dateSent)));
+      await this.deps.bus.publish(notifications);
+    } catch (err) {
+      // The messages are stored: their senders are answered with the ids even so.
+      this.deps.logger.error({ err }, "could not publish the events of committed messages");
+    } finally {
+      publication.end();
     }
-    this.done([retried], written.ids, written.dateSent);
+    let i = 0;
+    for (const job of jobs) job.resolve(job.sends.map(() => ids[i++]));
   }
 }

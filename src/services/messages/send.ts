@@ -177,13 +177,20 @@ export interface WrittenSends {
 export async function writeSends(
   trx: Queryable,
   sends: PreparedSend[],
-  options: { rowByRow?: boolean } = {},
+  options: { rowByRow?: boolean; idOrder?: { begun: Promise<void>; end(): void } } = {},
 ): Promise<WrittenSends> {
+  const ids: number[] = [];
+  // Concurrent writers take turns for their message INSERT (group commit's batches: ids in order).
+  await options.idOrder?.begun;
+  // Taken once the turn has come: a batch's messages are never dated before the previous batch's.
   const dateSent = nowSeconds();
   const rows = sends.map((send) => ({ ...send.row, date_sent: dateSent }));
-  const ids: number[] = [];
-  if (options.rowByRow) for (const row of rows) ids.push(await insertMessage(trx, row));
-  else ids.push(...(await insertMessages(trx, rows)));
+  try {
+    if (options.rowByRow) for (const row of rows) ids.push(await insertMessage(trx, row));
+    else ids.push(...(await insertMessages(trx, rows)));
+  } finally {
+    options.idOrder?.end();
+  }
   await insertUserMessageRows(
     trx,
     sends.flatMap((send, i) => send.userRows.map((r) => ({ ...r, message_id: ids[i] }))),
