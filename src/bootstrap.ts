@@ -24,6 +24,7 @@ import { loadIntegrationsForApp } from "./webhooks/startup";
 import { emptyRegistry } from "./webhooks/registry";
 import { createWebhookOps } from "./services/webhooks/ops";
 import { MessageSender } from "./services/messages/groupCommit";
+import { scheduleSoftDeactivation, UserActivity } from "./services/users/softDeactivation";
 
 /** Brings the schema up to date and closes the connection (a cluster's primary, before forking). */
 export async function migrateDatabase(config: Config): Promise<void> {
@@ -90,12 +91,15 @@ export async function createDeps(
   const rateLimits = createRateLimits(config.rateLimit, redis, config.redisPrefix);
   const databaseHealth = createDatabaseHealth(db, logger);
   const messageSender = new MessageSender({ db, bus, logger });
-  const base = { config, db, logger, bus, messageSender, queues, rateLimits, integrations, databaseHealth };
+  const activity = new UserActivity({ db, logger });
+  const base = { config, db, logger, bus, messageSender, activity, queues, rateLimits, integrations, databaseHealth };
   const webhookOps = createWebhookOps(base);
+  const stopSoftDeactivation = scheduleSoftDeactivation({ db, logger, config: config.softDeactivation });
   return {
     ...base,
     webhookOps,
     async close() {
+      stopSoftDeactivation();
       await webhookOps.close();
       await messageSender.close(); // accepted sends are committed and published before the bus and db close
       databaseHealth.close();

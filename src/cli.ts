@@ -19,6 +19,7 @@ import {
   ROLE_NAMES,
   setUserActive,
 } from "./services/users/users";
+import { softDeactivateIdleUsers } from "./services/users/softDeactivation";
 import { writeZuliprc } from "./services/users/zuliprc";
 import { setWebhookSecretByEmail } from "./services/webhooks/secrets";
 import { deliveryToFixture } from "./services/webhooks/fixtureFromDelivery";
@@ -37,6 +38,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   set-webhook-secret --realm S --email E --secret X   (use --secret '' to clear)
   deactivate-user | reactivate-user --realm S --email E
   deactivate-realm | reactivate-realm --realm S
+  soft-deactivate-users [--days N]   (mark users idle for N days, default SOFT_DEACTIVATION_DAYS: sends to
+                 channels skip their rows until they return; the server also does this every hour)
   delivery-to-fixture --id N [--name VARIANT] [--force] [--fixtures-dir DIR]
                  (a logged webhook delivery → fixtures/<integration>/<event>__<variant>.json + .expected.json)
 
@@ -86,6 +89,7 @@ async function run(argv: string[]): Promise<void> {
         "members",
         "id",
         "fixtures-dir",
+        "days",
       ]
         .map((n) => [n, { type: "string" as const }])
         .concat([["private", { type: "boolean" as const }] as never, ["force", { type: "boolean" as const }] as never]),
@@ -221,6 +225,13 @@ async function run(argv: string[]): Promise<void> {
         process.stdout.write(
           `${command === "deactivate-realm" ? "Deactivated" : "Reactivated"} organization '${realm.name}'.\n`,
         );
+        break;
+      }
+      case "soft-deactivate-users": {
+        const days = opts.days === undefined ? config.softDeactivation.inactiveDays : Number(opts.days);
+        if (!Number.isInteger(days) || days < 1) throw new Error("--days must be a whole number of days, at least 1");
+        const ids = await softDeactivateIdleUsers(db, { inactiveDays: days });
+        process.stdout.write(`Soft-deactivated ${ids.length} user(s) inactive for ${days} days or more.\n`);
         break;
       }
       default:

@@ -54,6 +54,11 @@ export interface Config {
     pruneIntervalSeconds: number;
     dedupWindowSeconds: number;
   };
+  /** Soft deactivation of long-idle users (services/users/softDeactivation.ts); 0 days = never. */
+  softDeactivation: {
+    inactiveDays: number;
+    intervalSeconds: number;
+  };
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -106,6 +111,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAgeDays: intFromEnv(env, "WEBHOOK_LOG_MAX_AGE_DAYS", 14),
       pruneIntervalSeconds: intFromEnv(env, "WEBHOOK_LOG_PRUNE_INTERVAL_SECONDS", 600),
       dedupWindowSeconds: intFromEnv(env, "WEBHOOK_DEDUP_WINDOW_SECONDS", 86400),
+    },
+    softDeactivation: {
+      inactiveDays: intFromEnv(env, "SOFT_DEACTIVATION_DAYS", 28),
+      intervalSeconds: intFromEnv(env, "SOFT_DEACTIVATION_INTERVAL_SECONDS", 3600),
     },
   };
 }

@@ -9,6 +9,7 @@ import type { IntegrationRegistry } from "./webhooks/registry";
 import type { WebhookOps } from "./services/webhooks/ops";
 import type { DatabaseHealth } from "./services/health/database";
 import type { MessageSender } from "./services/messages/groupCommit";
+import type { UserActivity } from "./services/users/softDeactivation";
 
 export interface AppDeps {
   config: Config;
@@ -17,6 +18,8 @@ export interface AppDeps {
   bus: EventBus;
   /** Sends messages with group commit (services/messages/groupCommit.ts) and publishes their events. */
   messageSender: MessageSender;
+  /** Records authenticated requests; brings soft-deactivated users back. */
+  activity: UserActivity;
   queues: EventQueueStore;
   rateLimits: RateLimits;
   integrations: IntegrationRegistry;

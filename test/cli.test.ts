@@ -189,6 +189,19 @@ describe("npm run cli", () => {
     expect((await server.as(server.users.moderator).get("/users/me")).status).toBe(200);
   });
 
+  it("soft-deactivates the users idle for the days given; their next request brings them back", async () => {
+    const { guest } = server.users;
+    const longAgo = Math.floor(Date.now() / 1000) - 10 * 86_400;
+    await server.db("users").where({ id: guest.id }).update({ last_active_at: longAgo });
+    expect((await cli("soft-deactivate-users", "--days", "0")).stderr).toContain("--days must be");
+    const res = await cli("soft-deactivate-users", "--days", "9");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Soft-deactivated [1-9]\d* user\(s\) inactive for 9 days or more\.\n$/);
+    expect(Boolean((await server.db("users").where({ id: guest.id }).first()).long_term_idle)).toBe(true);
+    expect((await server.as(guest).get("/users/me")).status).toBe(200);
+    expect(Boolean((await server.db("users").where({ id: guest.id }).first()).long_term_idle)).toBe(false);
+  });
+
   it("creates a realm on a subdomain with its owner, and deactivates it", async () => {
     const res = await cli(
       "create-realm",

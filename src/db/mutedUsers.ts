@@ -42,8 +42,9 @@ export async function usersWhoMuted(q: Queryable, senderId: number, candidateIds
       return rows.map((r: { user_id: number }) => r.user_id);
     },
   );
+  if (!muters || muters.length === 0) return [];
   const candidates = new Set(candidateIds);
-  return (muters ?? []).filter((id) => candidates.has(id));
+  return muters.filter((id) => candidates.has(id));
 }
 
 /** Sets the read flag on every unread message from `senderId` the user has; returns their ids. */

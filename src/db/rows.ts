@@ -34,6 +34,12 @@ export interface UserRow {
   webhook_secret: string | null;
   timezone: string;
   date_joined: number;
+  /** Epoch seconds of the last authenticated request (at most an hour old while active); null before the first. */
+  last_active_at: number | null;
+  /** Soft-deactivated: sends to channels write no rows for them until they return. */
+  long_term_idle: number | boolean;
+  /** The newest message id when they were soft-deactivated: their rows are complete up to it. */
+  last_active_message_id: number | null;
 }
 
 export interface StreamRow {

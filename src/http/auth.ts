@@ -72,7 +72,8 @@ export function requireUser(deps: AppDeps, options: { allowWebhookBots?: boolean
     });
     if (isIncomingWebhookBot(actor.user) && !options.allowWebhookBots) throw Errors.webhookBotNotAllowed();
     await consume(ctx, deps.rateLimits.byUser, `user:${actor.user.id}`, deps.rateLimits.enabled);
-    ctx.state.user = actor.user;
+    // A soft-deactivated user's missed rows are written before the request reads any.
+    ctx.state.user = await deps.activity.noteRequest(actor.user);
     ctx.state.realm = actor.realm;
     await next();
   };

@@ -5,6 +5,7 @@ import { bool, type RealmRow, type StreamRow, type UserRow } from "../../db/rows
 import { findStreamByName } from "../../db/streams";
 import { listUserSubscriptions, upsertSubscriptions } from "../../db/subscriptions";
 import { withTransaction } from "../../db/transaction";
+import { reactivateIdleUsers } from "../users/softDeactivation";
 import { findUserByEmail, findUsersByIds } from "../../db/users";
 import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
@@ -71,6 +72,19 @@ export async function resolvePrincipals(
   return [...new Map(users.map((u) => [u.id, u])).values()];
 }
 
+/**
+ * Soft-deactivated principals are brought back first: the rows they missed are written from their
+ * subscriptions as they stand, so those must not change before.
+ */
+export async function returnBeforeSubscriptionsChange(
+  db: Db,
+  realm: RealmRow,
+  principals: (number | string)[] | undefined,
+): Promise<void> {
+  if (principals && principals.length > 0)
+    await reactivateIdleUsers(db, await resolvePrincipals(db, realm, principals));
+}
+
 export async function subscribe(db: Db, input: SubscribeInput): Promise<SubscribeResult> {
   const { realm, user } = input;
   // Names are trimmed and descriptions kept to one line, as the reference does.
@@ -85,6 +99,7 @@ export async function subscribe(db: Db, input: SubscribeInput): Promise<Subscrib
       throw Errors.badRequest(`subscriptions[${index}]["color"] is not a valid hex color code`);
     if (!entries.has(nameKey(name))) entries.set(nameKey(name), { name, description, color: raw.color });
   }
+  await returnBeforeSubscriptionsChange(db, realm, input.principals);
   return withTransaction(db, async (trx) => {
     const subscribers =
       input.principals && input.principals.length > 0 ? await resolvePrincipals(trx, realm, input.principals) : [user];

@@ -9,7 +9,7 @@ import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
 import { canAccessChannel } from "./channels";
 import { subscriptionRemoveEvents } from "./subscriptionEvents";
-import { resolvePrincipals } from "./subscribe";
+import { resolvePrincipals, returnBeforeSubscriptionsChange } from "./subscribe";
 import { isAdmin } from "../users/users";
 
 async function mayRemove(q: Queryable, actor: UserRow, target: UserRow, stream: StreamRow): Promise<boolean> {
@@ -26,6 +26,7 @@ export async function unsubscribe(
   names: string[],
   principals: (number | string)[] | undefined,
 ): Promise<{ removed: string[]; not_removed: string[]; notifications: Notification[] }> {
+  await returnBeforeSubscriptionsChange(db, realm, principals);
   return withTransaction(db, async (trx) => {
     const streams: StreamRow[] = [];
     for (const name of names) {

@@ -1,6 +1,6 @@
 // Message rows → the API's message objects (GET /messages, message events).
 import type { Queryable } from "../../db/knex";
-import { FLAG_BITS, flagsToNames, type FetchedMessage, type FlagName } from "../../db/messages";
+import { flagNames, type FetchedMessage } from "../../db/messages";
 import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { streamNamesByIds } from "../../db/streams";
 import { findUsersByIds } from "../../db/users";
@@ -10,17 +10,6 @@ export interface FormatOptions {
   applyMarkdown: boolean;
   /** Rows the caller already holds (a message being sent): saves the lookups. */
   known?: { users: UserRow[]; streams: Pick<StreamRow, "id" | "name">[]; noReactions: true };
-}
-
-const KNOWN_FLAGS = Object.values(FLAG_BITS).reduce((all, bit) => all | bit, 0);
-/** Flag names by bits: every message of a page carries one of a few combinations. At most 2^8 entries. */
-const flagNamesByBits = new Map<number, readonly FlagName[]>();
-
-function flagNames(bits: number): readonly FlagName[] {
-  const known = bits & KNOWN_FLAGS;
-  let names = flagNamesByBits.get(known);
-  if (!names) flagNamesByBits.set(known, (names = Object.freeze(flagsToNames(known))));
-  return names;
 }
 
 function dmRecipientId(dmKey: string): number {

@@ -248,14 +248,14 @@ export class MessageSender {
    * Committed: in the batch's turn (after the batches taken before it), builds and publishes its
    * events, then answers its callers. The next batch does not wait for this.
    */
-  private async publish(batch: Batch, { ids, dateSent }: WrittenSends): Promise<void> {
+  private async publish(batch: Batch, { ids, dateSent, returned }: WrittenSends): Promise<void> {
     const { jobs, publication } = batch;
     await publication.begun;
     try {
       const sends = jobs.flatMap((job) => job.sends);
       const notifications: Notification[] = [];
       for (const [k, send] of sends.entries())
-        notifications.push(...(await sentNotifications(this.deps.db, send, ids[k], dateSent)));
+        notifications.push(...(await sentNotifications(this.deps.db, send, ids[k], dateSent, returned[k])));
       await this.deps.bus.publish(notifications);
     } catch (err) {
       // The messages are stored: their senders are answered with the ids even so.

@@ -19,6 +19,9 @@ export async function mentionFlagsByUser(
 ): Promise<Map<number, number>> {
   const { mentions, recipientIds, stream } = ctx;
   const flags = new Map<number, number>();
+  const mentionsAnyone =
+    mentions.streamWildcard || mentions.topicWildcard || mentions.userIds.size > 0 || mentions.groupIds.size > 0;
+  if (!mentionsAnyone) return flags;
   const add = (userId: number, bits: number) => flags.set(userId, (flags.get(userId) ?? 0) | bits);
   const recipients = new Set(recipientIds);
 

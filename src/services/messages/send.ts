@@ -4,10 +4,11 @@
 // groupCommit.ts batches concurrent sends through these steps; sendMessageInTransaction runs them
 // for one message inside a transaction someone else owns.
 import type { Queryable } from "../../db/knex";
-import { FLAG_BITS, flagsToNames, insertMessage, insertMessages, insertUserMessageRows } from "../../db/messages";
+import { FLAG_BITS, flagNames, insertMessage, insertMessages, insertUserMessageRows } from "../../db/messages";
 import { bool, nowSeconds, type MessageRow, type RealmRow, type StreamRow, type UserRow } from "../../db/rows";
 import { setFirstMessageIdIfUnset } from "../../db/streams";
 import { activeSubscriberIds } from "../../db/subscriptions";
+import { idleStateOf, idleSubscriberIds } from "../../db/softDeactivation";
 import { findUserByEmail, findUsersByIds } from "../../db/users";
 import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
@@ -108,6 +109,8 @@ export interface PreparedSend {
   stream?: StreamRow;
   participants: UserRow[];
   userRows: { user_id: number; flags: number }[];
+  /** Soft-deactivated subscribers given no row (the message gives them no flag); checked again when written. */
+  idleLeftOut: number[];
   attachmentIds: number[];
 }
 
@@ -156,15 +159,28 @@ export async function prepareSend(q: Queryable, input: SendInput): Promise<Prepa
   const autoRead = new Set(await messageHooks.autoReadUserIds(q, { sender, recipientIds: recipients }));
   const flagsFor = (userId: number) =>
     (userId === sender.id || autoRead.has(userId) ? FLAG_BITS.read : 0) | (mentionFlags.get(userId) ?? 0);
-  const userRows = [...new Set([...recipients, sender.id])].map((user_id) => ({ user_id, flags: flagsFor(user_id) }));
+  // Recipients are distinct (subscribers, or the DM's participants); the sender always has a row.
+  const idle = stream ? await idleSubscriberIds(q, stream.id) : NOBODY;
+  const userRows: PreparedSend["userRows"] = [];
+  const idleLeftOut: number[] = [];
+  for (const user_id of recipients) {
+    const flags = flagsFor(user_id);
+    if (flags === 0 && idle.has(user_id)) idleLeftOut.push(user_id);
+    else userRows.push({ user_id, flags });
+  }
+  if (!recipients.includes(sender.id)) userRows.push({ user_id: sender.id, flags: flagsFor(sender.id) });
   const attachmentIds = await messageHooks.attachmentIds(q, { realm, sender, content });
-  return { input, row, stream, participants, userRows, attachmentIds };
+  return { input, row, stream, participants, userRows, idleLeftOut, attachmentIds };
 }
+
+const NOBODY: ReadonlySet<number> = new Set();
 
 export interface WrittenSends {
   /** One id per send, in the order given (increasing). */
   ids: number[];
   dateSent: number;
+  /** Per send: users it left out as idle who have come back meanwhile, so got their row after all. */
+  returned: number[][];
 }
 
 /**
@@ -191,10 +207,13 @@ export async function writeSends(
   } finally {
     options.idOrder?.end();
   }
-  await insertUserMessageRows(
-    trx,
-    sends.flatMap((send, i) => send.userRows.map((r) => ({ ...r, message_id: ids[i] }))),
-  );
+  const returned = await returnedMeanwhile(trx, sends, ids);
+  await insertUserMessageRows(trx, [
+    ...sends.flatMap((send, i) =>
+      send.userRows.map((r) => ({ user_id: r.user_id, message_id: ids[i], flags: r.flags })),
+    ),
+    ...returned.flatMap((userIds, i) => userIds.map((user_id) => ({ user_id, message_id: ids[i], flags: 0 }))),
+  ]);
   const firstInChannel = new Map<number, number>();
   sends.forEach((send, i) => {
     if (send.stream && send.stream.first_message_id === null && !firstInChannel.has(send.stream.id))
@@ -203,7 +222,30 @@ export async function writeSends(
   for (const [streamId, id] of firstInChannel) await setFirstMessageIdIfUnset(trx, streamId, id);
   for (const [i, send] of sends.entries())
     await messageHooks.afterInsert(trx, { messageId: ids[i], attachmentIds: send.attachmentIds });
-  return { ids, dateSent };
+  return { ids, dateSent, returned };
+}
+
+/**
+ * The users each send left out as idle who need their row after all: they came back since the
+ * send was prepared, or the message is older than the point their rows are complete up to.
+ */
+async function returnedMeanwhile(trx: Queryable, sends: PreparedSend[], ids: number[]): Promise<number[][]> {
+  const leftOut = new Set(sends.flatMap((send) => send.idleLeftOut));
+  if (leftOut.size === 0) return sends.map(() => []);
+  const state = await idleStateOf(trx, [...leftOut]);
+  return sends.map((send, i) =>
+    send.idleLeftOut.filter((userId) => {
+      const now = state.get(userId);
+      return now !== undefined && (!now.idle || ids[i] <= now.completeUpTo);
+    }),
+  );
+}
+
+const perUserFlagsByBits = new Map<number, Readonly<{ flags: readonly string[] }>>();
+function perUserFlags(bits: number): Readonly<{ flags: readonly string[] }> {
+  let fields = perUserFlagsByBits.get(bits);
+  if (!fields) perUserFlagsByBits.set(bits, (fields = Object.freeze({ flags: flagNames(bits) })));
+  return fields;
 }
 
 /** The `message` event of a stored send (`known` rows: formatting makes no query). */
@@ -212,15 +254,19 @@ export async function sentNotifications(
   send: PreparedSend,
   id: number,
   dateSent: number,
+  returned: number[] = [],
 ): Promise<Notification[]> {
   const { realm, sender } = send.input;
-  const { stream, participants, userRows } = send;
+  const { stream, participants } = send;
+  const userRows =
+    returned.length === 0 ? send.userRows : [...send.userRows, ...returned.map((user_id) => ({ user_id, flags: 0 }))];
   const [message] = await formatMessages(q, realm, [{ ...send.row, date_sent: dateSent, id, flags: null }], {
     applyMarkdown: true,
     known: { users: stream ? [sender] : participants, streams: stream ? [stream] : [], noReactions: true },
   });
+  // One frozen `{flags}` per combination, shared by the recipients who have it (a big channel's are many).
   const perUser: Record<number, Record<string, unknown>> = {};
-  for (const r of userRows) perUser[r.user_id] = { flags: flagsToNames(r.flags) };
+  for (const r of userRows) perUser[r.user_id] = perUserFlags(r.flags);
   const { flags: _flags, ...eventMessage } = message; // flags travel beside the message, per recipient
   const event = { type: "message", message: { ...eventMessage, raw_content: send.row.content }, flags: [] };
   return [{ realmId: realm.id, userIds: userRows.map((r) => r.user_id), event, perUser }];
@@ -229,6 +275,6 @@ export async function sentNotifications(
 /** One message inside a transaction the caller owns (e.g. Notification Bot messages of a subscribe). */
 export async function sendMessageInTransaction(trx: Queryable, input: SendInput): Promise<SendResult> {
   const prepared = await prepareSend(trx, input);
-  const { ids, dateSent } = await writeSends(trx, [prepared]);
-  return { id: ids[0], notifications: await sentNotifications(trx, prepared, ids[0], dateSent) };
+  const { ids, dateSent, returned } = await writeSends(trx, [prepared]);
+  return { id: ids[0], notifications: await sentNotifications(trx, prepared, ids[0], dateSent, returned[0]) };
 }

@@ -87,6 +87,9 @@ export async function createUserInTransaction(
     webhook_secret: null,
     timezone: "",
     date_joined: nowSeconds(),
+    last_active_at: null,
+    long_term_idle: false,
+    last_active_message_id: null,
   };
   let id: number;
   try {
