@@ -3,7 +3,7 @@
 //   #**channel>topic**       → <a class="stream-topic" data-stream-id="id" href="…/topic/topic">#channel &gt; topic</a>
 //   #**channel>topic@123**   → <a class="message-link" href="…/topic/topic/near/123">#channel &gt; topic @ 💬</a>
 // Channels the context does not know (missing, or not visible) stay text.
-import type { MarkdownIt } from "markdown-it";
+import type { MarkdownIt } from "./markdownItTypes";
 import type { RenderContext } from "./context";
 
 const MAX_LINK = 200;

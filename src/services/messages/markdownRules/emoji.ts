@@ -1,7 +1,7 @@
 // Emoji in messages, as the reference renders them: `:name:` and Unicode emoji become
 // <span class="emoji emoji-<code>" …>:name:</span>; realm custom emoji become an <img>;
 // unknown names stay text. Optional emoticon translation (`:)` → smile) for users who enable it.
-import type { MarkdownIt, StateCore, Token } from "markdown-it";
+import type { MarkdownIt, StateCore, Token } from "./markdownItTypes";
 import { EMOTICONS, unicodeEmojiByName, unicodeEmojiByText } from "./emojiData";
 import type { RenderContext } from "./context";
 

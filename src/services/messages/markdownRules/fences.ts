@@ -5,7 +5,7 @@
 //   math    → display math through KaTeX
 //   other   → a code block (<div class="codehilite">) with the language the reference names.
 // Indented code blocks render as code blocks too.
-import type { MarkdownIt, StateBlock } from "markdown-it";
+import type { MarkdownIt, StateBlock } from "./markdownItTypes";
 import { renderCodeBlock } from "./codeBlocks";
 import { renderDisplayMath } from "./math";
 

@@ -5,7 +5,7 @@
 // - bare URLs are linked only as whole words: after a space, line start or one of ' " ( , : <
 //   and followed only by punctuation up to a space or the end (so `src=http://x<b>` stays text);
 // - paragraphs keep their trailing spaces.
-import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
+import type { MarkdownIt, StateCore, StateInline, Token } from "./markdownItTypes";
 
 type InlineRule = (state: StateInline, silent: boolean) => boolean;
 

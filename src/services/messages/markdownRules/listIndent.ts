@@ -3,7 +3,7 @@
 // nested items (and their continuation lines) are shifted to the parent's content column, so
 // markdown-it nests them as the reference does. Fenced and indented code is left alone.
 // One pass over the lines.
-import type { MarkdownIt, StateBlock } from "markdown-it";
+import type { MarkdownIt, StateBlock } from "./markdownItTypes";
 
 const ITEM = /^( *)(\d{1,9}[.)]|[*+-])( +|$)/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;

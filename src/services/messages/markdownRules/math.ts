@@ -2,7 +2,7 @@
 // TeX that KaTeX rejects shows as <span class="tex-error"> with the source. Markdown is not applied
 // inside math.
 import katex from "katex";
-import type { MarkdownIt } from "markdown-it";
+import type { MarkdownIt } from "./markdownItTypes";
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

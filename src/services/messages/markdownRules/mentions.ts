@@ -6,7 +6,7 @@
 //   @*group*, @_*group*               → <span class="user-group-mention" data-user-group-id="id">@group</span>
 // Names that match nobody stay text (so `**Name**` is still bold). What was mentioned is collected in
 // the render context for the message service to set the flags.
-import type { MarkdownIt, StateInline } from "markdown-it";
+import type { MarkdownIt, StateInline } from "./markdownItTypes";
 import type { RenderContext } from "./context";
 
 export const STREAM_WILDCARDS = new Set(["all", "everyone", "channel", "stream"]);

@@ -2,7 +2,7 @@
 // like "31 Dec 2017", "Jun 5th 2017, 10:30PM" or "31 Dec 2017 5:30 am IST", and stores them as a
 // <time datetime="<UTC ISO>"> that each reader's client shows in their own zone. Anything else
 // renders as a visible error. Input is at most a short line; parsing is a single pass over words.
-import type { MarkdownIt } from "markdown-it";
+import type { MarkdownIt } from "./markdownItTypes";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
