@@ -31,7 +31,10 @@ afterAll(async () => {
 
 /** Makes the user look away for `days` days (as if their last request was then), then runs the job. */
 async function goIdle(user: TestUser, days = 40): Promise<number[]> {
-  await server.db("users").where({ id: user.id }).update({ last_active_at: nowSeconds() - days * DAY });
+  await server
+    .db("users")
+    .where({ id: user.id })
+    .update({ last_active_at: nowSeconds() - days * DAY });
   return softDeactivateIdleUsers(server.db, { inactiveDays: 28 });
 }
 
@@ -51,8 +54,14 @@ async function isIdle(user: TestUser): Promise<boolean> {
 
 it("the job marks idle only the humans inactive for the days (never bots, never the recently active)", async () => {
   const { member, bot } = server.users;
-  await server.db("users").where({ id: bot.id }).update({ last_active_at: nowSeconds() - 90 * DAY });
-  await server.db("users").where({ id: member.id }).update({ last_active_at: nowSeconds() - 27 * DAY });
+  await server
+    .db("users")
+    .where({ id: bot.id })
+    .update({ last_active_at: nowSeconds() - 90 * DAY });
+  await server
+    .db("users")
+    .where({ id: member.id })
+    .update({ last_active_at: nowSeconds() - 27 * DAY });
   const marked = await goIdle(idleOne);
   expect(marked).toContain(idleOne.id);
   expect(marked).not.toContain(bot.id);
