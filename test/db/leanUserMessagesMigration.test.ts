@@ -1,35 +1,20 @@
 // The lean user_messages migration keeps every recipient row and its flags, makes
 // (user_id, message_id) the primary key (a duplicate row is refused), and rolls back to the old
 // shape with the rows intact. On the database under test (SQLite or MySQL).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createDb, type Db } from "../../src/db/knex";
-import { freshDatabaseUrl } from "../support/harness";
+import type { Db } from "../../src/db/knex";
+import { migrateUntil, openFreshDatabase } from "../support/database";
 
 const UNDER_TEST = "20261123000100_lean_user_messages.ts";
 
 let db: Db;
-let cleanup: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const database = await freshDatabaseUrl();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-migration-"));
-  db = createDb(database.url, dataDir);
-  cleanup = async () => {
-    await db.destroy();
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  // The schema as it was before the migration under test.
-  for (;;) {
-    const [, pending] = (await db.migrate.list()) as [unknown[], { file: string }[]];
-    if (pending[0].file === UNDER_TEST) break;
-    await db.migrate.up();
-  }
+  ({ db, close } = await openFreshDatabase());
+  await migrateUntil(db, UNDER_TEST);
 });
 afterAll(async () => {
-  await cleanup();
+  await close();
 });
 
 /**

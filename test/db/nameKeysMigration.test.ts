@@ -1,42 +1,27 @@
 // The name-keys migration converts a database written by the previous schema: names and topics
 // become NFC, every key is recomputed by src/names.ts, keys that now coincide are resolved, and the
 // lookups the app uses answer by the new rules. On the database under test (SQLite or MySQL).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createDb, type Db } from "../../src/db/knex";
+import type { Db } from "../../src/db/knex";
 import { findStreamByName } from "../../src/db/streams";
 import { findUserByEmail } from "../../src/db/users";
 import { fetchMessageWindow } from "../../src/db/messages";
 import { nameKey } from "../../src/names";
-import { freshDatabaseUrl, usingMysql } from "../support/harness";
+import { migrateUntil, openFreshDatabase } from "../support/database";
+import { usingMysql } from "../support/harness";
 
 /** Only this migration is run and rolled back here (later migrations stay pending). */
 const UNDER_TEST = "20261122001000_name_keys.ts";
-const BEFORE = "20261122000900_message_indexes.ts";
 const NFD = (text: string) => text.normalize("NFD");
 
 let db: Db;
-let cleanup: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const database = await freshDatabaseUrl();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-migration-"));
-  db = createDb(database.url, dataDir);
-  cleanup = async () => {
-    await db.destroy();
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  // The schema as it was before the migration under test.
-  for (;;) {
-    const [, pending] = (await db.migrate.list()) as [unknown[], { file: string }[]];
-    await db.migrate.up();
-    if (pending[0].file === BEFORE) break;
-  }
+  ({ db, close } = await openFreshDatabase());
+  await migrateUntil(db, UNDER_TEST);
 });
 afterAll(async () => {
-  await cleanup();
+  await close();
 });
 
 /** What the previous code stored: the name as given, its JavaScript lower case as the key. */

@@ -1,29 +1,20 @@
 // Recipient rows are written in chunks (MySQL: literal integer VALUES lists; SQLite: Knex's
 // compound INSERTs): every row arrives exactly once, across chunk boundaries, on the database
 // under test; a value that is not an integer is refused before anything is written.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createDb, migrateLatest, ROWS_PER_INSERT, type Db } from "../../src/db/knex";
+import { migrateLatest, ROWS_PER_INSERT, type Db } from "../../src/db/knex";
 import { insertUserMessageRows } from "../../src/db/messages";
-import { freshDatabaseUrl, usingMysql } from "../support/harness";
+import { openFreshDatabase } from "../support/database";
+import { usingMysql } from "../support/harness";
 
 let db: Db;
-let cleanup: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const database = await freshDatabaseUrl();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-rows-"));
-  db = createDb(database.url, dataDir);
+  ({ db, close } = await openFreshDatabase());
   await migrateLatest(db);
-  cleanup = async () => {
-    await db.destroy();
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
 });
 afterAll(async () => {
-  await cleanup();
+  await close();
 });
 
 it("writes every row once across chunk boundaries", async () => {
