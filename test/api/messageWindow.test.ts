@@ -89,6 +89,18 @@ describe("a window on both sides of the anchor", () => {
     expect(body).toMatchObject({ anchor: gap, found_anchor: false });
   });
 
+  it("an anchor that is no message of the narrow, include_anchor left on: still num_after newer ones", async () => {
+    const body = await read({ anchor: gap, num_before: 2, num_after: 2 });
+    expect(body.ids).toEqual([ids[1], ids[2], ids[3], ids[4]]);
+    expect(body).toMatchObject({ anchor: gap, found_anchor: false, found_newest: false });
+    const toTheEnd = await read({ anchor: gap, num_before: 0, num_after: 4 });
+    expect(toTheEnd.ids).toEqual(ids.slice(3));
+    expect(toTheEnd.found_newest).toBe(false);
+    const pastTheEnd = await read({ anchor: gap, num_before: 0, num_after: 5 });
+    expect(pastTheEnd.ids).toEqual(ids.slice(3));
+    expect(pastTheEnd.found_newest).toBe(true);
+  });
+
   it("nothing before the oldest or after the newest message", async () => {
     const oldest = await read({ anchor: ids[0], num_before: 3, num_after: 0 });
     expect(oldest.ids).toEqual([ids[0]]);

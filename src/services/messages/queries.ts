@@ -145,13 +145,16 @@ export async function getMessages(
   );
   const foundAnchor = input.includeAnchor && window.after.length > 0 && Number(window.after[0].id) === anchor;
   const newerWanted = input.numAfter + (foundAnchor ? 1 : 0);
-  const rows = [...window.before, ...window.after];
+  // The newer side was read with room for the anchor; when the anchor is no message of the narrow,
+  // that extra row is one more than num_after asked for.
+  const after = window.after.length > newerWanted ? window.after.slice(0, newerWanted) : window.after;
+  const rows = [...window.before, ...after];
   const messages = await formatMessages(q, realm, rows, { applyMarkdown: input.applyMarkdown });
   return {
     anchor: typeof input.anchor === "number" ? input.anchor : anchor,
     found_anchor: foundAnchor,
     found_oldest: window.before.length < input.numBefore || anchor === 0,
-    found_newest: window.after.length < newerWanted || input.anchor === "newest",
+    found_newest: after.length < newerWanted || input.anchor === "newest",
     history_limited: false,
     messages,
   };
