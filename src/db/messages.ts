@@ -174,6 +174,8 @@ export interface MessageFilter {
   onlyStreams?: boolean;
   messageId?: number;
   requireFlag?: number;
+  /** Only messages the user has not read. */
+  unread?: boolean;
   /** Read whole channel history (public history), not only the user's own rows. */
   historical?: boolean;
 }
@@ -191,6 +193,7 @@ function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.Quer
   if (filter.onlyStreams) query.where("m.type", "stream");
   if (filter.messageId !== undefined) query.where("m.id", filter.messageId);
   if (filter.requireFlag !== undefined) query.whereRaw("(um.flags & ?) <> 0", [filter.requireFlag]);
+  if (filter.unread) query.whereRaw("(um.flags & ?) = 0", [FLAG_BITS.read]);
   return query;
 }
 

@@ -136,6 +136,33 @@ describe("the first_unread anchor", () => {
     expect(body).toMatchObject({ anchor: ids[4], found_anchor: true });
   });
 
+  it("is:unread narrows to the member's unread messages; one read since is out", async () => {
+    const member = server.users.member.id;
+    const unread = [...narrow, ["is", "unread"]];
+    await server
+      .db("user_messages")
+      .where({ user_id: member })
+      .whereIn("message_id", ids.slice(0, 4))
+      .update({ flags: 1 });
+    const res = await server.as(server.users.member).get("/messages", {
+      narrow: unread,
+      anchor: "newest",
+      num_before: 10,
+      num_after: 0,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual(ids.slice(4));
+    expect(res.body.messages.every((m: { flags: string[] }) => !m.flags.includes("read"))).toBe(true);
+    await server.db("user_messages").where({ user_id: member, message_id: ids[5] }).update({ flags: 1 });
+    const after = await server.as(server.users.member).get("/messages", {
+      narrow: unread,
+      anchor: "newest",
+      num_before: 10,
+      num_after: 0,
+    });
+    expect(after.body.messages.map((m: { id: number }) => m.id)).toEqual([ids[4], ids[6]]);
+  });
+
   it("all read: the window ends at the newest message", async () => {
     await server.db("user_messages").where({ user_id: server.users.member.id }).update({ flags: 1 });
     const body = await read({ anchor: "first_unread", num_before: 2, num_after: 2 });

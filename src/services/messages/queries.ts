@@ -98,14 +98,15 @@ async function narrowToFilter(
         if (term.operand === "dm" || term.operand === "private") filter.onlyDms = true;
         else if (term.operand === "starred") filter.requireFlag = 2;
         else if (term.operand === "mentioned") filter.requireFlag = 8;
-        else if (term.operand === "unread")
-          throw Errors.badRequest("Invalid narrow operator: 'is:unread' is not supported");
+        else if (term.operand === "unread") filter.unread = true;
         else throw Errors.badRequest(`Invalid narrow operator: unknown 'is' operand '${String(term.operand)}'`);
         break;
       default:
         throw Errors.badRequest(`Invalid narrow operator: unknown operator '${term.operator}'`);
     }
   }
+  // Unread is a flag of the member's own row: a channel's history they never received is not unread.
+  if (filter.unread) filter.historical = false;
   return filter;
 }
 
