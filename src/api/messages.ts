@@ -3,6 +3,7 @@ import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
 import { getMessages, getSingleMessage, type Anchor } from "../services/messages/queries";
+import { updateMessageFlags } from "../services/messages/flags";
 import type { Destination } from "../services/messages/send";
 import { messageHooks } from "../services/messages/hooks";
 import { actor, pathInt, type RouteKit } from "./routeKit";
@@ -72,6 +73,21 @@ export function messagesRoutes({ router, deps, auth }: RouteKit): void {
     // Answered once committed (group commit: one transaction for concurrent sends) and published.
     const { id } = await deps.messageSender.send({ realm, sender: user, destination, content: p.content });
     ok(ctx, { id, automatic_new_visibility_policy: null });
+  });
+
+  router.post("/messages/flags", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, {
+      messages: P.json<number[]>({ type: "array", items: { type: "integer" } }, "a list of integers").required(),
+      op: P.string({ maxLength: 100 }).required(),
+      flag: P.string({ maxLength: 100 }).required(),
+    });
+    if (p.op !== "add" && p.op !== "remove") throw Errors.badRequest(`Invalid message flag operation: '${p.op}'`);
+    await deps.bus.publish(
+      await updateMessageFlags(deps.db, realm, user, { messageIds: p.messages, op: p.op, flag: p.flag }),
+    );
+    // The reference answers with the ids it was given (kept for old clients).
+    ok(ctx, { messages: p.messages });
   });
 
   // Preview rendering (the Python client's render_message); same Markdown path as sending.

@@ -8,6 +8,7 @@ import { isMysql } from "./collation";
 export const FLAG_BITS = {
   read: 1,
   starred: 2,
+  collapsed: 4,
   mentioned: 8,
   wildcard_mentioned: 16,
   has_alert_word: 64,
@@ -157,6 +158,55 @@ export async function findUserMessageFlags(
 ): Promise<number | undefined> {
   const row = await q("user_messages").where({ user_id: userId, message_id: messageId }).first("flags");
   return row?.flags;
+}
+
+/** Ids per `IN (…)` list: well under SQLite's bound on parameters per statement. */
+const IDS_PER_STATEMENT = 500;
+
+/** The user's own rows among these messages: message id → flags. */
+export async function userMessageFlagsFor(
+  q: Queryable,
+  userId: number,
+  messageIds: number[],
+): Promise<Map<number, number>> {
+  const flags = new Map<number, number>();
+  for (let i = 0; i < messageIds.length; i += IDS_PER_STATEMENT) {
+    const rows: { message_id: number; flags: number }[] = await q("user_messages")
+      .where("user_id", userId)
+      .whereIn("message_id", messageIds.slice(i, i + IDS_PER_STATEMENT))
+      .select("message_id", "flags");
+    for (const row of rows) flags.set(Number(row.message_id), Number(row.flags));
+  }
+  return flags;
+}
+
+/** Sets or clears one flag bit on the user's rows of these messages. */
+export async function setUserMessageFlag(
+  q: Queryable,
+  userId: number,
+  messageIds: number[],
+  bit: number,
+  on: boolean,
+): Promise<void> {
+  for (let i = 0; i < messageIds.length; i += IDS_PER_STATEMENT) {
+    await q("user_messages")
+      .where("user_id", userId)
+      .whereIn("message_id", messageIds.slice(i, i + IDS_PER_STATEMENT))
+      .update({ flags: on ? q.raw("flags | ?", [bit]) : q.raw("flags & ?", [~bit & 0x7fffffff]) });
+  }
+}
+
+/** Messages of the realm by id (any order). */
+export async function findMessagesByIds(q: Queryable, realmId: number, ids: number[]): Promise<MessageRow[]> {
+  const rows: MessageRow[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+    rows.push(
+      ...(await q<MessageRow>("messages")
+        .where("realm_id", realmId)
+        .whereIn("id", ids.slice(i, i + IDS_PER_STATEMENT))),
+    );
+  }
+  return rows;
 }
 
 export async function latestMessageId(q: Queryable, realmId: number): Promise<number> {
