@@ -316,6 +316,37 @@ export async function firstUnreadId(
   return row?.id;
 }
 
+export interface UnreadRow {
+  id: number;
+  type: MessageRow["type"];
+  stream_id: number | null;
+  topic: string;
+  dm_key: string | null;
+  flags: number;
+}
+
+/** The user's newest unread messages, newest first, at most `limit`. */
+export async function unreadMessagesOf(q: Queryable, userId: number, limit: number): Promise<UnreadRow[]> {
+  const rows: UnreadRow[] = await q("user_messages as um")
+    .join("messages as m", "m.id", "um.message_id")
+    .where("um.user_id", userId)
+    .whereRaw("(um.flags & ?) = 0", [FLAG_BITS.read])
+    .orderBy("um.message_id", "desc")
+    .limit(limit)
+    .select("m.id", "m.type", "m.stream_id", "m.topic", "m.dm_key", "um.flags");
+  return rows.map((r) => ({ ...r, id: Number(r.id), flags: Number(r.flags) }));
+}
+
+/** Ids of the messages the user has starred, oldest first. */
+export async function starredMessageIds(q: Queryable, userId: number): Promise<number[]> {
+  const rows: { message_id: number }[] = await q("user_messages")
+    .where("user_id", userId)
+    .whereRaw("(flags & ?) <> 0", [FLAG_BITS.starred])
+    .orderBy("message_id", "asc")
+    .select("message_id");
+  return rows.map((r) => Number(r.message_id));
+}
+
 export async function userMessageRecipients(
   q: Queryable,
   messageId: number,

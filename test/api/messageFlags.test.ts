@@ -140,3 +140,60 @@ describe("POST /messages/flags", () => {
     expect(await flagsOf(member, ids[0])).not.toContain("starred"); // nothing half-done
   });
 });
+
+describe("POST /register: unread_msgs and starred_messages", () => {
+  it("summarises the unread messages by conversation, mentions apart; flags change it", async () => {
+    const { member, other, owner } = server.users;
+    await server.db("user_messages").where({ user_id: member.id }).update({ flags: 1 });
+    const send = async (from: TestUser, body: Record<string, unknown>) =>
+      (await server.as(from).post("/messages", body)).body.id;
+    const first = await send(owner, { type: "stream", to: "general", topic: "unreads", content: "one" });
+    const second = await send(owner, {
+      type: "stream",
+      to: "general",
+      topic: "unreads",
+      content: "two @**Mel Member**",
+    });
+    const direct = await send(other, { type: "direct", to: [member.id], content: "psst" });
+    const group = await send(other, { type: "direct", to: [member.id, owner.id], content: "all of us" });
+    await flag(member, [first], "add", "starred");
+
+    const state = async () =>
+      (
+        await server
+          .as(member)
+          .post("/register", { fetch_event_types: ["message", "update_message_flags", "starred_messages"] })
+      ).body;
+    const before = await state();
+    expect(before.unread_msgs).toEqual({
+      count: 4,
+      streams: [{ stream_id: server.general.id, topic: "unreads", unread_message_ids: [first, second] }],
+      pms: [{ other_user_id: other.id, sender_id: other.id, unread_message_ids: [direct] }],
+      huddles: [
+        {
+          user_ids_string: [member.id, other.id, owner.id].sort((a, b) => a - b).join(","),
+          unread_message_ids: [group],
+        },
+      ],
+      mentions: [second],
+      old_unreads_missing: false,
+    });
+    expect(before.starred_messages).toEqual([first]);
+
+    await flag(member, [second, direct], "add", "read");
+    const after = await state();
+    expect(after.unread_msgs).toMatchObject({ count: 2, mentions: [], pms: [] });
+    expect(after.unread_msgs.streams).toEqual([
+      { stream_id: server.general.id, topic: "unreads", unread_message_ids: [first] },
+    ]);
+  });
+
+  it("unread_msgs only with both message and update_message_flags", async () => {
+    const { member } = server.users;
+    const flagsOnly = await server.as(member).post("/register", { fetch_event_types: ["update_message_flags"] });
+    expect(flagsOnly.status).toBe(200);
+    expect(flagsOnly.body.unread_msgs).toBeUndefined();
+    const all = await server.as(member).post("/register", {});
+    expect(all.body.unread_msgs.count).toEqual(expect.any(Number));
+  });
+});

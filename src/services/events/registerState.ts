@@ -1,7 +1,7 @@
 // Initial state returned by POST /register, one provider per `fetch_event_types` entry.
 // A feature that has state clients need adds its provider here.
 import type { Queryable } from "../../db/knex";
-import { latestMessageId } from "../../db/messages";
+import { latestMessageId, starredMessageIds } from "../../db/messages";
 import { bool, type RealmRow, type UserRow } from "../../db/rows";
 import { listRealmUsers } from "../../db/users";
 import { otherChannelsOfUser, userSubscriptions } from "../channels/format";
@@ -16,6 +16,7 @@ import { FIELD_TYPE_INFO } from "../profileFields/types";
 import { realmLinkifiers } from "../linkifiers/linkifiers";
 import { mutedUsersState } from "../users/mutedUsers";
 import { realmIconUrl, realmUrl } from "../realms/realms";
+import { unreadMessagesState } from "../messages/unreads";
 
 export interface StateContext {
   q: Queryable;
@@ -50,7 +51,8 @@ function incomingWebhookBot(integration: ReturnType<IntegrationRegistry["all"]>[
   };
 }
 
-type Provider = (ctx: StateContext) => Promise<Record<string, unknown>>;
+/** `wants(type)`: whether the request fetches that type too (some state needs two). */
+type Provider = (ctx: StateContext, wants: (type: string) => boolean) => Promise<Record<string, unknown>>;
 
 export const stateProviders: Record<string, Provider> = {
   async custom_profile_fields({ q, realm }) {
@@ -84,6 +86,13 @@ export const stateProviders: Record<string, Provider> = {
   },
   async message({ q, realm }) {
     return { max_message_id: await latestMessageId(q, realm.id) };
+  },
+  async update_message_flags({ q, user }, wants) {
+    // Keeping unreads current needs both kinds of events: new messages carry their flags.
+    return wants("message") ? { unread_msgs: await unreadMessagesState(q, user.id) } : {};
+  },
+  async starred_messages({ q, user }) {
+    return { starred_messages: await starredMessageIds(q, user.id) };
   },
   async subscription({ q, realm, user, includeSubscribers }) {
     return {
@@ -137,8 +146,9 @@ export async function buildRegisterState(
     zulip_feature_level: ZULIP_FEATURE_LEVEL,
     zulip_merge_base: ZULIP_MERGE_BASE,
   };
+  const wants = (type: string) => fetchTypes === null || fetchTypes.includes(type);
   for (const [name, provider] of Object.entries(stateProviders)) {
-    if (fetchTypes === null || fetchTypes.includes(name)) Object.assign(state, await provider(ctx));
+    if (wants(name)) Object.assign(state, await provider(ctx, wants));
   }
   return state;
 }
