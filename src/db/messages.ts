@@ -35,6 +35,11 @@ export function flagNames(bits: number): readonly FlagName[] {
   return names;
 }
 
+/** The participants of a direct message, from its `dm_key` (their ids, ascending, comma-separated). */
+export function dmParticipantIds(dmKey: string | null): number[] {
+  return dmKey ? dmKey.split(",").map(Number) : [];
+}
+
 export async function insertMessage(q: Queryable, row: Omit<MessageRow, "id">): Promise<number> {
   return insertReturningId(q, "messages", { ...row, topic_key: nameKey(row.topic) });
 }

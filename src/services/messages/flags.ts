@@ -3,6 +3,7 @@
 // row first when the flag is being added and is not `read` (starring a message one never received).
 import type { Db } from "../../db/knex";
 import {
+  dmParticipantIds,
   FLAG_BITS,
   findMessagesByIds,
   insertUserMessageRows,
@@ -46,10 +47,7 @@ function unreadDetails(message: MessageRow, flags: number, userId: number): Reco
       ...(mentioned ? { mentioned: true } : {}),
     };
   }
-  const userIds = (message.dm_key ?? "")
-    .split(",")
-    .map(Number)
-    .filter((id) => id > 0 && id !== userId);
+  const userIds = dmParticipantIds(message.dm_key).filter((id) => id !== userId);
   return { type: "private", user_ids: userIds, ...(mentioned ? { mentioned: true } : {}) };
 }
 

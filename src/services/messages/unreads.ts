@@ -1,7 +1,7 @@
 // The unread summary POST /register gives (`unread_msgs`): the user's unread messages grouped
 // by conversation, which clients keep current from message and update_message_flags events.
 import type { Queryable } from "../../db/knex";
-import { FLAG_BITS, unreadMessagesOf } from "../../db/messages";
+import { dmParticipantIds, FLAG_BITS, unreadMessagesOf } from "../../db/messages";
 
 /** The newest unread messages summarised; older ones are left out and `old_unreads_missing` says so. */
 export const MAX_UNREAD_MESSAGES = 50_000;
@@ -29,7 +29,7 @@ export async function unreadMessagesState(q: Queryable, userId: number): Promise
       entry.unread_message_ids.push(row.id);
       continue;
     }
-    const participants = (row.dm_key ?? "").split(",").map(Number);
+    const participants = dmParticipantIds(row.dm_key);
     if (participants.length <= 2) {
       // One-to-one (or with oneself): keyed by the other person.
       const other = participants.find((id) => id !== userId) ?? userId;
