@@ -45,6 +45,13 @@ class CacheRegistry {
   remote?: (tags: string[]) => Promise<void>;
   /** Tags written inside open transactions, published to the other processes after commit. */
   readonly pending = new WeakMap<object, Set<string>>();
+  /**
+   * Loads under way, by cache and key: when an entry expires under load, the concurrent readers
+   * share one load instead of each querying (a stampede of ~50 identical reads a second per key).
+   * A reader only joins a load begun in the current generation, so nobody after an invalidation is
+   * handed a row read before it.
+   */
+  private readonly loading = new Map<string, { generation: number; promise: Promise<unknown> }>();
 
   async read<V>(
     cache: string,
@@ -53,6 +60,8 @@ class CacheRegistry {
     load: () => Promise<V | undefined>,
     /** false: answer with the value but do not keep it (e.g. a deactivated user, so a reactivation is seen at once). */
     keep: (value: V) => boolean = () => true,
+    /** Whether concurrent readers may share this load (not for a load inside a transaction: see cachedRead). */
+    shareLoad = false,
   ): Promise<V | undefined> {
     const entries = this.entries(cache);
     const hit = entries.get(key);
@@ -61,12 +70,25 @@ class CacheRegistry {
       entries.set(key, hit);
       return hit.value as V;
     }
+    const full = `${cache}\u0000${key}`;
+    const shared = shareLoad ? this.loading.get(full) : undefined;
+    if (shared && shared.generation === this.generation) return shared.promise as Promise<V | undefined>;
     const generation = this.generation;
-    const value = await load();
-    // Misses are not cached, nor values the caller rules out.
-    if (value === undefined || generation !== this.generation || !keep(value)) return value;
-    this.store(cache, key, freeze(value), tagsOf(value));
-    return value;
+    const promise = load().then((value) => {
+      // Misses are not cached, nor values the caller rules out; a shared value is frozen either way.
+      if (value === undefined) return value;
+      if (generation === this.generation && keep(value)) this.store(cache, key, freeze(value), tagsOf(value));
+      else if (shareLoad) freeze(value);
+      return value;
+    });
+    if (!shareLoad) return promise;
+    const loading = { generation, promise };
+    this.loading.set(full, loading);
+    try {
+      return await promise;
+    } finally {
+      if (this.loading.get(full) === loading) this.loading.delete(full);
+    }
   }
 
   /** Several keys at once: hits from the cache, misses loaded in one call and stored one by one. */
@@ -156,6 +178,22 @@ export function cachesOf(q: Queryable): CacheRegistry {
 }
 
 export type { CacheRegistry };
+
+/**
+ * A cached read through `q`. Readers outside transactions share a load under way; a load inside a
+ * transaction is its own (it may see the transaction's uncommitted rows, and on SQLite a reader
+ * inside a transaction waiting for a load queued behind that transaction would wait forever).
+ */
+export function cachedRead<V>(
+  q: Queryable,
+  cache: string,
+  key: string,
+  tagsOf: (value: V) => string[],
+  load: () => Promise<V | undefined>,
+  keep?: (value: V) => boolean,
+): Promise<V | undefined> {
+  return cachesOf(q).read(cache, key, tagsOf, load, keep, !(q as Knex.Transaction).isTransaction);
+}
 
 /** The bus broadcast that carries invalidated tags to the other processes. */
 export const CACHE_INVALIDATION = "cache-invalidation";

@@ -1,5 +1,5 @@
 // linkifiers: a realm's ordered regex → URL template rules.
-import { cachesOf, invalidate } from "./cache";
+import { cachedRead, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 
@@ -21,7 +21,8 @@ export type LinkifierFields = Pick<
 
 // Linkifiers change rarely: any change drops every realm's cached list (tag `linkifiers`).
 export async function listLinkifiers(q: Queryable, realmId: number): Promise<LinkifierRow[]> {
-  const rows = await cachesOf(q).read(
+  const rows = await cachedRead(
+    q,
     "linkifiers",
     String(realmId),
     () => ["linkifiers"],

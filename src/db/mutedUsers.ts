@@ -1,5 +1,5 @@
 // muted_users: who muted whom, and when.
-import { cachesOf, invalidate } from "./cache";
+import { cachedRead, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { FLAG_BITS } from "./messages";
 
@@ -33,7 +33,8 @@ export async function listMutes(q: Queryable, userId: number): Promise<MutedUser
 export async function usersWhoMuted(q: Queryable, senderId: number, candidateIds: number[]): Promise<number[]> {
   if (candidateIds.length === 0) return [];
   // Cached per sender: everyone who muted them (few), then narrowed to the candidates.
-  const muters = await cachesOf(q).read(
+  const muters = await cachedRead(
+    q,
     "mutedBy",
     String(senderId),
     () => [`mutes:${senderId}`],

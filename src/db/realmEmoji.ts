@@ -1,5 +1,5 @@
 // Custom emoji rows. Deactivated emoji are kept: old messages and reactions still show them.
-import { cachesOf, invalidate } from "./cache";
+import { cachedRead, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import { bool } from "./rows";
@@ -23,7 +23,8 @@ export async function insertRealmEmoji(q: Queryable, row: Omit<RealmEmojiRow, "i
 }
 
 export async function listRealmEmoji(q: Queryable, realmId: number): Promise<RealmEmojiRow[]> {
-  const rows = await cachesOf(q).read(
+  const rows = await cachedRead(
+    q,
     "emoji",
     String(realmId),
     () => ["emoji"],

@@ -1,4 +1,4 @@
-import { cachesOf, invalidate } from "./cache";
+import { cachedRead, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import { bool, nowSeconds, type RealmRow } from "./rows";
@@ -8,7 +8,8 @@ const realmTags = (realm: RealmRow) => [`realm:${realm.id}`];
 const isActive = (realm: RealmRow) => !bool(realm.deactivated);
 
 export async function findRealmBySubdomain(q: Queryable, subdomain: string): Promise<RealmRow | undefined> {
-  return cachesOf(q).read(
+  return cachedRead(
+    q,
     "realmBySubdomain",
     subdomain,
     realmTags,
@@ -18,13 +19,7 @@ export async function findRealmBySubdomain(q: Queryable, subdomain: string): Pro
 }
 
 export async function findRealmById(q: Queryable, id: number): Promise<RealmRow | undefined> {
-  return cachesOf(q).read(
-    "realmById",
-    String(id),
-    realmTags,
-    () => q<RealmRow>("realms").where({ id }).first(),
-    isActive,
-  );
+  return cachedRead(q, "realmById", String(id), realmTags, () => q<RealmRow>("realms").where({ id }).first(), isActive);
 }
 
 export async function countRealms(q: Queryable): Promise<number> {

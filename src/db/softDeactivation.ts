@@ -1,5 +1,5 @@
 // SQL of soft deactivation (services/users/softDeactivation.ts says what it is for).
-import { invalidate, cachesOf } from "./cache";
+import { cachedRead, invalidate } from "./cache";
 import { isMysql } from "./collation";
 import { ROWS_PER_INSERT, type Queryable } from "./knex";
 import type { UserRow } from "./rows";
@@ -71,7 +71,8 @@ export async function writeMissingChannelRows(q: Queryable, userId: number, afte
 
 /** A channel's active subscribers who are soft-deactivated (cached like the subscriber list). */
 export async function idleSubscriberIds(q: Queryable, streamId: number): Promise<ReadonlySet<number>> {
-  const ids = await cachesOf(q).read(
+  const ids = await cachedRead(
+    q,
     "idleSubscribers",
     String(streamId),
     () => [`subs:${streamId}`, "subs"],

@@ -1,4 +1,4 @@
-import { cachesOf, invalidate } from "./cache";
+import { cachedRead, cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import type { StreamRow } from "./rows";
@@ -7,14 +7,14 @@ import { nameKey } from "../names";
 const streamTags = (stream: Pick<StreamRow, "id">) => [`stream:${stream.id}`];
 
 export async function findStreamById(q: Queryable, realmId: number, id: number): Promise<StreamRow | undefined> {
-  return cachesOf(q).read("streamById", `${realmId}:${id}`, streamTags, () =>
+  return cachedRead(q, "streamById", `${realmId}:${id}`, streamTags, () =>
     q<StreamRow>("streams").where({ realm_id: realmId, id }).first(),
   );
 }
 
 export async function findStreamByName(q: Queryable, realmId: number, name: string): Promise<StreamRow | undefined> {
   const key = nameKey(name);
-  return cachesOf(q).read("streamByName", `${realmId}:${key}`, streamTags, () =>
+  return cachedRead(q, "streamByName", `${realmId}:${key}`, streamTags, () =>
     q<StreamRow>("streams").where({ realm_id: realmId, name_key: key }).first(),
   );
 }

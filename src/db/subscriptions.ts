@@ -1,4 +1,4 @@
-import { cachesOf, invalidate } from "./cache";
+import { cachedRead, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 
 export interface SubscriptionRow {
@@ -18,7 +18,8 @@ export interface SubscriptionRow {
 
 /** Active users with an active subscription; cached (tag `subs` drops every list, e.g. on deactivation). */
 export async function activeSubscriberIds(q: Queryable, streamId: number): Promise<number[]> {
-  const ids = await cachesOf(q).read(
+  const ids = await cachedRead(
+    q,
     "subscribers",
     String(streamId),
     () => [`subs:${streamId}`, "subs"],

@@ -1,4 +1,4 @@
-import { cachesOf, invalidate } from "./cache";
+import { cachedRead, cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import { bool, type UserRow } from "./rows";
@@ -8,7 +8,8 @@ const userTags = (user: UserRow) => [`user:${user.id}`];
 
 export async function findUserByApiKeyHash(q: Queryable, hash: string): Promise<UserRow | undefined> {
   // Deactivated users are not kept: a reactivation made by another process (the CLI) works at once.
-  return cachesOf(q).read(
+  return cachedRead(
+    q,
     "userByKey",
     hash,
     userTags,
@@ -23,7 +24,7 @@ export async function findUserById(q: Queryable, realmId: number, id: number): P
 
 export async function findUserByEmail(q: Queryable, realmId: number, email: string): Promise<UserRow | undefined> {
   const key = nameKey(email);
-  return cachesOf(q).read("userByEmail", `${realmId}:${key}`, userTags, () =>
+  return cachedRead(q, "userByEmail", `${realmId}:${key}`, userTags, () =>
     q<UserRow>("users").where({ realm_id: realmId }).where("email_key", key).first(),
   );
 }
