@@ -45,8 +45,31 @@ export async function insertMessage(q: Queryable, row: Omit<MessageRow, "id">): 
 }
 
 /**
+ * The step between the ids of one multi-row INSERT when InnoDB hands them out in one go: under
+ * innodb_autoinc_lock_mode 0 and 1 (MariaDB's default) a simple INSERT's ids are consecutive, spaced by
+ * auto_increment_increment. Undefined under mode 2 (interleaved), where they may not be. Asked once per
+ * database.
+ */
+const consecutiveIdSteps = new WeakMap<object, Promise<number | undefined>>();
+function consecutiveIdStep(q: Queryable): Promise<number | undefined> {
+  const key = q.client.config as object;
+  let step = consecutiveIdSteps.get(key);
+  if (!step) {
+    step = q
+      .raw("SELECT @@innodb_autoinc_lock_mode AS lock_mode, @@auto_increment_increment AS increment")
+      .then(([rows]: [{ lock_mode: number; increment: number }[]]) =>
+        Number(rows[0].lock_mode) <= 1 ? Number(rows[0].increment) : undefined,
+      )
+      .catch(() => undefined);
+    consecutiveIdSteps.set(key, step);
+  }
+  return step;
+}
+
+/**
  * Several messages in one multi-row INSERT; their ids, in row order. The drivers report one id: the
- * first row's on MySQL, the last row's on SQLite. From it the rows are read back (the ones visible
+ * first row's on MySQL, the last row's on SQLite. On MySQL with consecutive ids (above) they follow
+ * from it. Otherwise the rows are read back (the ones visible
  * from that id up, as many as were inserted) and must be these rows, in order: the ids then come
  * from the database, not from an assumption about how it allocates them (InnoDB reserves a simple
  * insert's ids in one step under every innodb_autoinc_lock_mode, but their step depends on
@@ -62,6 +85,8 @@ export async function insertMessages(q: Queryable, rows: Omit<MessageRow, "id">[
     (await q("messages").insert(rows.map((row) => ({ ...row, topic_key: nameKey(row.topic) }))))[0],
   );
   const first = isMysql(q) ? reported : reported - rows.length + 1;
+  const step = isMysql(q) ? await consecutiveIdStep(q) : undefined;
+  if (step !== undefined) return rows.map((_, i) => first + i * step);
   const stored: Pick<MessageRow, "id" | "sender_id" | "topic" | "date_sent" | "dm_key" | "stream_id">[] = await q(
     "messages",
   )
