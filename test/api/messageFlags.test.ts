@@ -100,6 +100,26 @@ describe("POST /messages/flags", () => {
     expect(await flagsOf(other, ids[2])).not.toContain("starred");
   });
 
+  it("is:mentioned lists mentions by name and by wildcard", async () => {
+    const { member, owner } = server.users;
+    const send = async (content: string) =>
+      (await server.as(owner).post("/messages", { type: "stream", to: "general", topic: "mentions", content })).body.id;
+    const byName = await send("hello @**Mel Member**");
+    const byWildcard = await send("hello @**all**");
+    await send("hello nobody");
+    const res = await server.as(member).get("/messages", {
+      narrow: [
+        ["channel", "general"],
+        ["topic", "mentions"],
+        ["is", "mentioned"],
+      ],
+      anchor: "newest",
+      num_before: 10,
+      num_after: 0,
+    });
+    expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual([byName, byWildcard]);
+  });
+
   it("starring a message read through channel history gives the user a historical row", async () => {
     const { moderator } = server.users; // not subscribed to general
     expect(await flagsOf(moderator, ids[0])).toEqual(["read", "historical"]);

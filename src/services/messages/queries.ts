@@ -1,6 +1,7 @@
 // Reading messages: narrows, anchors and the access rules for what a user may see.
 import type { Queryable } from "../../db/knex";
 import {
+  FLAG_BITS,
   fetchMessageWindow,
   findMessage,
   findUserMessageFlags,
@@ -96,8 +97,9 @@ async function narrowToFilter(
         break;
       case "is":
         if (term.operand === "dm" || term.operand === "private") filter.onlyDms = true;
-        else if (term.operand === "starred") filter.requireFlag = 2;
-        else if (term.operand === "mentioned") filter.requireFlag = 8;
+        else if (term.operand === "starred") filter.requireFlag = FLAG_BITS.starred;
+        // Mentioned by name or by a wildcard (@**all**, @**topic**), as the reference counts them.
+        else if (term.operand === "mentioned") filter.requireFlag = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned;
         else if (term.operand === "unread") filter.unread = true;
         else throw Errors.badRequest(`Invalid narrow operator: unknown 'is' operand '${String(term.operand)}'`);
         break;
