@@ -42,7 +42,7 @@ it("gives each row of one INSERT its own id, in row order", async () => {
     if (/^select .* from [`"]messages[`"]/i.test(query.sql)) selects++;
   };
   db.on("query", count);
-  let ids: number[] = [];
+  let ids: number[];
   try {
     // Twice: the first call on a database also asks MySQL how it allocates ids.
     await db.transaction((trx) => insertMessages(trx, rows));
