@@ -1,7 +1,7 @@
 // muted_users: who muted whom, and when.
 import { cachedRead, invalidate } from "./cache";
 import type { Queryable } from "./knex";
-import { FLAG_BITS } from "./messages";
+import { FLAG_BITS, setUserMessageFlag } from "./messages";
 
 export interface MutedUserRow {
   id: number;
@@ -56,11 +56,6 @@ export async function markReadFromSender(q: Queryable, userId: number, senderId:
     .whereRaw("(um.flags & ?) = 0", [FLAG_BITS.read])
     .select("um.message_id");
   const messageIds: number[] = rows.map((r: { message_id: number }) => Number(r.message_id)).sort((a, b) => a - b);
-  for (let i = 0; i < messageIds.length; i += 500) {
-    await q("user_messages")
-      .where("user_id", userId)
-      .whereIn("message_id", messageIds.slice(i, i + 500))
-      .update({ flags: q.raw("flags | ?", [FLAG_BITS.read]) });
-  }
+  await setUserMessageFlag(q, userId, messageIds, FLAG_BITS.read, true);
   return messageIds;
 }
