@@ -3,6 +3,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
+import regexp from "eslint-plugin-regexp";
 
 // Import specifiers are matched as written (relative paths), by folder name.
 const folder = (name) => `(^|/)${name}(/|$)`;
@@ -48,6 +49,17 @@ export default tseslint.config(
     },
   },
 
+  {
+    // No request may block the event loop: a pattern that can backtrack or rescan super-linearly on
+    // user-supplied text is an error (server code and plugins; tests and tools are exempt).
+    files: ["src/**/*.ts", "integrations/**/*.ts"],
+    ignores: ["integrations/**/*.test.ts"],
+    plugins: { regexp },
+    rules: {
+      "regexp/no-super-linear-backtracking": "error",
+      "regexp/no-super-linear-move": "error",
+    },
+  },
   {
     files: ["**/*.js"],
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },

@@ -48,7 +48,7 @@ export function hostSubdomain(host: string, rootDomain: string): string | undefi
 
 export function parseBasicAuth(header: string | undefined): { email: string; key: string } | undefined {
   if (!header) return undefined;
-  const match = /^Basic\s+(.+)$/i.exec(header.trim());
+  const match = /^Basic\s+(\S.*)$/i.exec(header.trim());
   if (!match) return undefined;
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");

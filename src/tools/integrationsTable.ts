@@ -3,12 +3,13 @@
 // file is out of date.
 import type { Manifest } from "../webhooks/manifest";
 import type { Integration } from "../webhooks/registry";
+import { joinLines } from "../text";
 
 export const INTEGRATIONS_DOC = "docs/integrations.md";
 
 const code = (s: string) => `\`${s}\``;
 /** A table cell: no line breaks, and `|` would end the cell. */
-const cell = (s: string) => s.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|");
+const cell = (s: string) => joinLines(s).replace(/\|/g, "\\|");
 
 function eventSource(m: Manifest): string {
   const source = m.eventSource;

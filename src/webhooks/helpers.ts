@@ -18,6 +18,7 @@ import {
   limitTopic,
   neutraliseMarkdown,
 } from "./markdown";
+import { joinLines } from "../text";
 
 type HelperOptions = Handlebars.HelperOptions;
 // Handlebars hands helpers untyped values (payload data, literals, an options object); each
@@ -76,14 +77,14 @@ export function codeSpan(text: unknown): string {
 }
 
 export function codeBlock(text: unknown, lang: unknown = ""): string {
-  const s = str(text).replace(/\s+$/, "");
+  const s = str(text).trimEnd();
   const fence = fenceFor(s, "`");
   return `${fence}${str(lang)}\n${s}\n${fence}`;
 }
 
 /** Zulip's quote block, as its git integrations use for issue and PR bodies. */
 export function quoteBlock(text: unknown): string {
-  const s = str(text).replace(/\r\n/g, "\n").replace(/\s+$/, "");
+  const s = str(text).replace(/\r\n/g, "\n").trimEnd();
   const fence = fenceFor(s, "~");
   return `${fence} quote\n${s}\n${fence}`;
 }
@@ -156,7 +157,7 @@ export function markdownLink(url: unknown, text?: unknown): string {
   const target = str(url).trim();
   const label = str(text) === "" ? target : text;
   if (!isHttpUrl(target)) return asMarkdown(label);
-  const shown = isSafe(label) ? label.toString().replace(/\s*\n\s*/g, " ") : escapeLinkText(str(label));
+  const shown = isSafe(label) ? joinLines(label.toString()) : escapeLinkText(str(label));
   return `[${shown}](${escapeUrl(target)})`;
 }
 

@@ -1,6 +1,7 @@
 // Markdown-safe text for webhook messages: escaping values, and cutting messages and topics
 // to the server's limits without leaving a code fence open.
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from "../limits";
+import { joinLines } from "../text";
 
 // `_` only matters at a word edge (intraword underscores never start emphasis), so `:cross_mark:`
 // and `story_update` stay readable in the raw Markdown; `$` only in `$$` runs (math), so "$5.00"
@@ -10,7 +11,9 @@ const INLINE_SPECIAL = /[\\`*~[\]<|]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|\$(?=\
 // Cheap pre-checks: a value without any of these characters has nothing the patterns below
 // would change (most values: names, titles, commit messages), so it costs one scan.
 const INLINE_CANDIDATE = /[\\`*~[\]<|_$]/;
-const LINE_START_CANDIDATE = /^\s*[>#+=\d-]/m;
+// Indentation is matched with `[^\S\n\r\u2028\u2029]` (whitespace but not a line break), not `\s`:
+// with the m flag, `^\s*` would rescan a long run of blank lines from every line start in it.
+const LINE_START_CANDIDATE = /^[^\S\n\r\u2028\u2029]*[>#+=\d-]/m;
 
 /**
  * Backslash-escapes characters that would start Markdown formatting (and block markers at line
@@ -21,15 +24,15 @@ export function escapeMarkdown(text: string): string {
   const inline = INLINE_CANDIDATE.test(text) ? text.replace(INLINE_SPECIAL, "\\$&") : text;
   if (!LINE_START_CANDIDATE.test(inline)) return inline;
   return inline
-    .replace(/^(\s*)>/gm, "$1\\>")
-    .replace(/^(\s*)(#{1,6}|[+-]|\d+[.)])(?=\s|$)/gm, (_m, space: string, marker: string) =>
+    .replace(/^([^\S\n\r\u2028\u2029]*)>/gm, "$1\\>")
+    .replace(/^([^\S\n\r\u2028\u2029]*)(#{1,6}|[+-]|\d+[.)])(?=\s|$)/gm, (_m, space: string, marker: string) =>
       /^\d/.test(marker) ? `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}` : `${space}\\${marker}`,
     )
-    .replace(/^(\s*)([=-])(?=\2*\s*$)/gm, "$1\\$2");
+    .replace(/^([^\S\n\r\u2028\u2029]*)([=-])(?=\2*[^\S\n\r\u2028\u2029]*$)/gm, "$1\\$2");
 }
 
 const MENTION_START = /([@#])(_?)(\*{1,2})/g;
-const UNSAFE_LINK = /\]\(\s*<?\s*(?!https?:|mailto:|#|\/)([a-z][a-z0-9+.-]*:)/gi;
+const UNSAFE_LINK = /\]\(\s*(?:<\s*)?(?!https?:|mailto:|#|\/)([a-z][a-z0-9+.-]*:)/gi;
 const FENCE_LINE = /^\s{0,3}(`{3,}|~{3,})/;
 
 /** Outside code: mentions (`@**all**`, `@*group*`, `@_**x**`), channel links and non-http(s) links neutralised. */
@@ -83,7 +86,7 @@ export function neutraliseMarkdown(text: string): string {
 
 /** Link text may contain anything but unbalanced brackets; escape those and formatting. */
 export function escapeLinkText(text: string): string {
-  return escapeMarkdown(text.replace(/\s*\n\s*/g, " "));
+  return escapeMarkdown(joinLines(text));
 }
 
 /** Characters that would end a Markdown link destination early. */
@@ -114,7 +117,7 @@ export function limitMarkdown(text: string, max = MAX_MESSAGE_LENGTH, note = "[m
     if (openFence === undefined) openFence = m[1];
     else if (m[1][0] === openFence[0] && m[1].length >= openFence.length && line.trim() === m[1]) openFence = undefined;
   }
-  return `${kept.replace(/\s+$/, "")}\n${openFence ? `${openFence}\n` : ""}${note}`;
+  return `${kept.trimEnd()}\n${openFence ? `${openFence}\n` : ""}${note}`;
 }
 
 /** Topics over the limit become 57 characters + "..." (the reference server's rule). */

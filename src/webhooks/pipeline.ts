@@ -188,7 +188,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
   const messages: RenderedMessage[] = [];
   for (const v of views) {
     const content = render(messageTemplate, v)
-      .replace(/\s+$/, "")
+      .trimEnd()
       .replace(/^\s*\n/, "");
     if (content.trim() === "") continue;
     // Length limits are applied where messages are stored (services/webhooks), not here.

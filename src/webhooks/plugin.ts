@@ -32,3 +32,5 @@ export {
   nonEmptyText,
   type GitPushKind,
 } from "./pluginHelpers";
+// Linear-time trims: a transform cleaning user text uses these, not `/\s+$/`-style patterns.
+export { joinLines, trimEndChars, trimStartChars, withoutTrailingAngle } from "../text";

@@ -27,12 +27,42 @@ const attr = (tag: string, name: string): string | undefined => {
 };
 const isHttp = (url: string | undefined): url is string => !!url && /^https?:\/\//i.test(url);
 
+/** `<!-- … -->` removed; an unclosed one stays text (found with indexOf: linear on "<!--<!--…"). */
+function withoutHtmlComments(html: string): string {
+  let out = "";
+  for (let from = 0; ;) {
+    const open = html.indexOf("<!--", from);
+    const close = open < 0 ? -1 : html.indexOf("-->", open + 4);
+    if (close < 0) return out + html.slice(from);
+    out += html.slice(from, open);
+    from = close + 3;
+  }
+}
+
+/**
+ * Text and tags alternating, as `split(/(<[^>]*>)/)` gives them (a tag runs from a `<` to the next
+ * `>`), found with indexOf: the pattern rescans "<<<<…" from every `<`.
+ */
+function splitTags(html: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = html.indexOf("<", from);
+    const close = open < 0 ? -1 : html.indexOf(">", open + 1);
+    if (close < 0) break;
+    parts.push(html.slice(from, open), html.slice(open, close + 1));
+    from = close + 1;
+  }
+  parts.push(html.slice(from));
+  return parts;
+}
+
 /** HTML → Markdown with every text run escaped: block elements become line breaks, http(s) links
  * and images Markdown links; unknown tags are dropped, their text kept. */
 export function htmlToMarkdown(html: string): string {
   let out = "";
   let link: string | undefined;
-  for (const part of html.replace(/<!--[\s\S]*?-->/g, "").split(/(<[^>]*>)/)) {
+  for (const part of splitTags(withoutHtmlComments(html))) {
     if (!part.startsWith("<")) {
       const text = decodeHtmlEntities(part.replace(/\s+/g, " "));
       out += link ? escapeLinkText(text) : escapeMarkdown(text);

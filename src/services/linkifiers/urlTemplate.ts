@@ -28,9 +28,12 @@ export function parseUrlTemplate(template: string): { variables: string[] } | { 
     if (OPERATORS.includes(body[0] ?? "")) body = body.slice(1);
     if (body === "") return { error: "Invalid URL template." };
     for (const spec of body.split(",")) {
-      const m = /^([^:*]*)(.*)$/.exec(spec)!;
-      if (!VARNAME.test(m[1]) || !MODIFIER.test(m[2])) return { error: "Invalid URL template." };
-      if (!variables.includes(m[1])) variables.push(m[1]);
+      // A variable name, then its modifier (`:3` or `*`) if any.
+      const cut = spec.search(/[:*]/);
+      const name = cut < 0 ? spec : spec.slice(0, cut);
+      if (!VARNAME.test(name) || !MODIFIER.test(cut < 0 ? "" : spec.slice(cut)))
+        return { error: "Invalid URL template." };
+      if (!variables.includes(name)) variables.push(name);
     }
     i = close + 1;
   }

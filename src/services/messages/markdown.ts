@@ -11,6 +11,7 @@ import { nestListsByTwoSpaces, useReferenceLists } from "./markdownRules/listInd
 import { useInlineMath } from "./markdownRules/math";
 import { useMentions } from "./markdownRules/mentions";
 import { useTimeSyntax } from "./markdownRules/time";
+import { trimEndChars } from "../../text";
 
 export type { MentionsFound, RenderContext } from "./markdownRules/context";
 
@@ -49,7 +50,7 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const realmUrl = (env as RenderContext | undefined)?.realmUrl;
   const href = String(tokens[idx].attrGet("href") ?? "");
   if (realmUrl && href) {
-    const base = realmUrl.replace(/\/+$/, "");
+    const base = trimEndChars(realmUrl, "/");
     if (href.startsWith(`${base}/#`)) tokens[idx].attrSet("href", href.slice(base.length + 1));
   }
   return defaultLinkOpen(tokens, idx, options, env, self);

@@ -24,7 +24,7 @@ const TRUNCATION_NOTE = "\n[message truncated]";
 
 /** Over-long content is cut (not refused), as the reference server does. */
 export function normalizeContent(content: string): string {
-  const trimmed = content.replace(/\s+$/, "");
+  const trimmed = content.trimEnd();
   if (trimmed.trim().length === 0) throw Errors.badRequest("Message must not be empty");
   // Code points are never more than UTF-16 units: text within the limit in units needs no counting.
   if (trimmed.length <= MAX_MESSAGE_LENGTH) return trimmed;

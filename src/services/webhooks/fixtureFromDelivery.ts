@@ -11,11 +11,13 @@ import { loadFixtureCases, type ExpectedCase } from "../../webhooks/fixtures";
 import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
 import { runPipeline } from "../../webhooks/pipeline";
 import type { Integration, IntegrationRegistry } from "../../webhooks/registry";
+import { trimEndChars, trimStartChars } from "../../text";
 
 /** URL parameters a fixture must not carry (the test harness supplies its own channel and key). */
 const NOT_IN_FIXTURES = new Set(["api_key", "stream"]);
 
-const safeName = (text: string) => text.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^[_.]+|_+$/g, "") || "event";
+const safeName = (text: string) =>
+  trimEndChars(trimStartChars(text.replace(/[^A-Za-z0-9_.-]+/g, "_"), "_."), "_") || "event";
 
 /** The payload file's text: what the sender sent, decoded the way the fixture loader encodes it again. */
 function payloadText(integration: Integration, body: string, query: Record<string, string>): string {

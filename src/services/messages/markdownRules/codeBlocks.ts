@@ -2,6 +2,7 @@
 // <pre><span></span><code>…</code></pre></div>, trailing whitespace trimmed from each line.
 // Languages we can highlight get the reference's (Pygments) token classes; others stay plain.
 import { highlight, highlighterFor } from "./highlight";
+import { trimEndChars } from "../../../text";
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -59,12 +60,12 @@ export function codeLanguageName(lang: string): string {
 const SHEBANG = /^(?:#!(?:\/[\w./-]*\/)?|:::)(\w+)/;
 
 export function renderCodeBlock(content: string, lang: string): string {
-  const code = content
+  const lines = content
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n")
-    .replace(/^\n+/, "")
-    .replace(/\n*$/, "\n");
+    .replace(/^\n+/, "");
+  const code = `${trimEndChars(lines, "\n")}\n`;
   const attr = lang ? ` data-code-language="${escapeHtml(codeLanguageName(lang))}"` : "";
   const shebang = lang ? null : SHEBANG.exec(code);
   const highlighter = highlighterFor(codeLanguageName(lang || (shebang ? shebang[1] : "")));

@@ -8,9 +8,8 @@ const escapeHtml = (s: string) =>
 
 type Rule = [pattern: RegExp, cls: string | ((match: string, prev: string) => string)];
 
-/** A scanner from ordered sticky rules; text no rule matches is emitted unstyled. */
-function scanner(rules: Rule[]): Highlighter {
-  const sticky = rules.map(([re, cls]) => [new RegExp(re.source, "y" + re.flags), cls] as const);
+/** A scanner from ordered sticky (`y`) rules; text no rule matches is emitted unstyled. */
+function scanner(sticky: Rule[]): Highlighter {
   return (code) => {
     const out: [string, string][] = [];
     let prevWord = "";
@@ -65,27 +64,27 @@ function pythonName(word: string, prev: string): string {
 }
 
 const python = scanner([
-  [/#![^\n]*/, (_m, prev) => (prev === "" ? "ch" : "c1")],
-  [/#[^\n]*/, "c1"],
-  [/\s+/, ""],
-  [/[rRbBuUfF]{0,2}"""[^]*?(?:"""|$(?![^]))/, "s2"],
-  [/[rRbBuUfF]{0,2}'''[^]*?(?:'''|$(?![^]))/, "s1"],
-  [/[rRbBuUfF]{0,2}"(?:\\.|[^"\\\n])*"?/, "s2"],
-  [/[rRbBuUfF]{0,2}'(?:\\.|[^'\\\n])*'?/, "s1"],
-  [/@[A-Za-z_][\w.]*/, "nd"],
-  [/[A-Za-z_]\w*/, pythonName],
-  [/0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+/, "mh"],
-  [/\d[\d_]*\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+/, "mf"],
-  [/\d[\d_]*/, "mi"],
-  [/!=|==|<<|>>|:=|->|\*\*|\/\/|[-~+/*%=<>&^|.@]/, "o"],
-  [/[\]{}:(),;[]+/, "p"],
+  [/#![^\n]*/y, (_m, prev) => (prev === "" ? "ch" : "c1")],
+  [/#[^\n]*/y, "c1"],
+  [/\s+/y, ""],
+  [/[rRbBuUfF]{0,2}"""[^]*?(?:"""|$(?![^]))/y, "s2"],
+  [/[rRbBuUfF]{0,2}'''[^]*?(?:'''|$(?![^]))/y, "s1"],
+  [/[rRbBuUfF]{0,2}"(?:\\.|[^"\\\n])*"?/y, "s2"],
+  [/[rRbBuUfF]{0,2}'(?:\\.|[^'\\\n])*'?/y, "s1"],
+  [/@[A-Za-z_][\w.]*/y, "nd"],
+  [/[A-Za-z_]\w*/y, pythonName],
+  [/0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+/y, "mh"],
+  [/\d[\d_]*\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+/y, "mf"],
+  [/\d[\d_]*/y, "mi"],
+  [/!=|==|<<|>>|:=|->|\*\*|\/\/|[-~+/*%=<>&^|.@]/y, "o"],
+  [/[\]{}:(),;[]+/y, "p"],
 ]);
 
 const tex = scanner([
-  [/%[^\n]*/, "c"],
-  [/\\(?:[A-Za-z]+|.)/, "k"],
-  [/[{}]/, "nb"],
-  [/[^\\%{}]+/, ""],
+  [/%[^\n]*/y, "c"],
+  [/\\(?:[A-Za-z]+|.)/y, "k"],
+  [/[{}]/y, "nb"],
+  [/[^\\%{}]+/y, ""],
 ]);
 
 const HIGHLIGHTERS: Record<string, Highlighter> = { Python: python, TeX: tex };

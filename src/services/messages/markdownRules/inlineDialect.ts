@@ -6,6 +6,7 @@
 //   and followed only by punctuation up to a space or the end (so `src=http://x<b>` stays text);
 // - paragraphs keep their trailing spaces.
 import type { MarkdownIt, StateCore, StateInline, Token } from "./markdownItTypes";
+import { trimEndChars } from "../../../text";
 
 type InlineRule = (state: StateInline, silent: boolean) => boolean;
 
@@ -117,7 +118,7 @@ function keepTrailingSpaces(state: StateCore, lines: string[]): void {
     const token = tokens[i];
     if (token.type !== "inline" || tokens[i - 1].type !== "paragraph_open" || !token.map) continue;
     const last = lines[token.map[1] - 1] ?? "";
-    const trailing = /[ \t]*$/.exec(last)![0];
+    const trailing = last.slice(trimEndChars(last, " \t").length);
     if (trailing && !token.content.endsWith(trailing)) token.content += trailing;
   }
 }

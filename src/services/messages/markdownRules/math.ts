@@ -3,6 +3,7 @@
 // inside math.
 import katex from "katex";
 import type { MarkdownIt } from "./markdownItTypes";
+import { trimEndChars } from "../../../text";
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -58,7 +59,7 @@ function tex(source: string, displayMode: boolean): string | null {
 }
 
 export function renderDisplayMath(content: string): string {
-  const source = content.replace(/\n+$/, "");
+  const source = trimEndChars(content, "\n");
   const html = tex(source, true);
   return `<p>${html ?? `<span class="tex-error">${escapeHtml(source)}</span>`}</p>\n`;
 }
