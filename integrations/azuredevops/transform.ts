@@ -4,7 +4,7 @@
 // `System.Title`, and updates nest old/new values), and which deliveries are dropped: merge
 // attempts (Azure fires `git.pullrequest.merged` for every test merge) and pushes to branches
 // outside the `branches` option. Pure: no I/O, no clock.
-import { isBranchFilteredOut, parsePatternList } from "../../src/webhooks/plugin";
+import { isBranchFilteredOut, parsePatternList, withoutTrailingAngle } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are free-form JSON read defensively field by field; `any` keeps that readable.
@@ -83,14 +83,14 @@ function pullRequestFields(pr: Dict, event: string): Dict {
 /** A work item field, plain (`created`) or as `{oldValue, newValue}` (`updated`). */
 const fieldValue = (v: unknown) => (v && typeof v === "object" && "newValue" in (v as Dict) ? (v as Dict).newValue : v);
 const person = (v: unknown): string =>
-  typeof v === "string" ? v.replace(/\s*<[^>]*>$/, "") : ((v as Dict)?.displayName ?? "");
+  typeof v === "string" ? withoutTrailingAngle(v) : ((v as Dict)?.displayName ?? "");
 
 /** Work item comments arrive as HTML: tags dropped, paragraphs and line breaks kept. */
 export function htmlToText(html: unknown): string {
   if (typeof html !== "string") return "";
   return html
     .replace(/<br\s*\/?>|<\/(p|div|li)>/gi, "\n")
-    .replace(/<[^>]*>/g, "")
+    .replace(/<[^<>]*>/g, "")
     .replace(/&nbsp;/g, " ")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")

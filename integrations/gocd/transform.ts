@@ -3,7 +3,7 @@
 // WebHook Notifier plugin (`pipeline.name`, `pipeline.stage`, `pipeline.build-cause`). Both are
 // read into one `run` view: pipeline, stage, result, failed jobs, the commit that triggered it,
 // and links into the GoCD server when the `server` URL option is set.
-import { compactDuration } from "../../src/webhooks/plugin";
+import { compactDuration, withoutTrailingAngle } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
 
@@ -149,7 +149,7 @@ export default function transform(payload: Payload, context: { options: Record<s
       sha: sha && /^[0-9a-f]{12,}$/i.test(sha) ? sha.slice(0, 7) : sha,
       commitUrl: commitUrl(repo, sha),
       comment: text(change?.modification.comment),
-      author: author?.replace(/\s*<[^>]*>$/, ""),
+      author: author === undefined ? undefined : withoutTrailingAngle(author),
       trigger: text(payload.build_cause?.trigger_message) ?? text(stage["approved-by"]),
     },
   };

@@ -1,7 +1,7 @@
 // Groove's message events (replies, notes) don't carry the ticket's number or the author's name,
 // only API links: ".../v1/tickets/776" and ".../v1/agents/ann@example.com". Both are read from
 // those links so every event of a ticket lands in the same topic.
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { trimEndChars, type TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -9,11 +9,7 @@ type Obj = Record<string, any>;
 
 const lastSegment = (href: unknown): string | undefined => {
   if (typeof href !== "string") return undefined;
-  const segment = href
-    .replace(/[?#].*$/, "")
-    .replace(/\/+$/, "")
-    .split("/")
-    .pop();
+  const segment = trimEndChars(href.split(/[?#]/, 1)[0], "/").split("/").pop();
   try {
     return segment ? decodeURIComponent(segment) : undefined;
   } catch {

@@ -1,12 +1,14 @@
 // Jira wiki markup (what Jira webhooks carry in comment bodies and descriptions) → Markdown,
 // so a comment reads in chat as it did in Jira. Only the constructs people actually type are
 // converted; anything else passes through as text. Code and noformat blocks are kept verbatim.
-import { limitMarkdown } from "../../src/webhooks/plugin";
+import { limitMarkdown, trimStartChars } from "../../src/webhooks/plugin";
 
 /** Longest description or comment quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 2000;
 
-const BLOCK = /\{(code|noformat)(?::([^}]*))?\}([\s\S]*?)\{\1\}/g;
+// A block's body may not hold another opening of its kind, so each opening scans only up to the
+// next one: "{code:x}" repeated with no closing tag stays linear.
+const BLOCK = /\{(code|noformat)(?::([^}]*))?\}((?:(?!\{\1[:}])[\s\S])*?)\{\1\}/g;
 
 function fence(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -40,16 +42,16 @@ function convertInline(text: string): string {
       .replace(/\[~accountid:[^\]]+\]/g, "@someone")
       .replace(/\[~([^\]]+)\]/g, "@$1")
       // [text|https://…] and [https://…]
-      .replace(/\[([^|\]\n]+)\|((?:https?|mailto):[^\]\s]+)\]/g, "[$1]($2)")
+      .replace(/\[([^|[\]\n]+)\|((?:https?|mailto):[^\]\s]+)\]/g, "[$1]($2)")
       .replace(/\[((?:https?):\/\/[^\]\s|]+)\]/g, "$1")
       // !image.png! and !image.png|thumbnail!
       .replace(/!([^!\s|]+\.(?:png|jpe?g|gif|svg|webp))(?:\|[^!]*)?!/gi, "(image: $1)")
       // {{monospace}}
-      .replace(/\{\{([^}\n]+)\}\}/g, (_m, code: string) => `\`${code}\``)
+      .replace(/\{\{([^{}\n]+)\}\}/g, (_m, code: string) => `\`${code}\``)
       // *bold* → **bold** (a lone "* item" bullet has a space after the star and is left alone)
       .replace(/(^|[\s(])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?=$|[\s.,;:!?)])/gm, "$1**$2**")
       // h1. … h6. headings → bold lines (headings are too loud inside a quote)
-      .replace(/^h[1-6]\.\s+(.+)$/gm, "**$1**")
+      .replace(/^h[1-6]\.[^\S\n]+(\S.*)$/gm, "**$1**")
       // # numbered and ** nested bullet lists
       .replace(/^(#+)\s+/gm, (_m, marks: string) => `${"   ".repeat(marks.length - 1)}1. `)
       .replace(/^(\*{2,})\s+/gm, (_m, marks: string) => `${"  ".repeat(marks.length - 1)}* `)
@@ -64,7 +66,7 @@ export function jiraToMarkdown(text: unknown): string {
   let last = 0;
   for (const m of source.matchAll(BLOCK)) {
     out += convertInline(source.slice(last, m.index));
-    const body = m[3].replace(/^\n+|\s+$/g, "");
+    const body = trimStartChars(m[3], "\n").trimEnd();
     const ticks = fence(body);
     const lang = m[1] === "code" ? codeLanguage(m[2]) : "";
     out += `\n${ticks}${lang}\n${body}\n${ticks}\n`;

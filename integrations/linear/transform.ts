@@ -154,7 +154,7 @@ export default function transform(payload: Payload, context: TransformContext): 
           ? projectChanges(data, old)
           : [];
   const itemUrl =
-    text(data.issue?.url) ?? (type === "Comment" ? text(payload.url)?.replace(/#.*$/, "") : text(payload.url));
+    text(data.issue?.url) ?? (type === "Comment" ? text(payload.url)?.split("#", 1)[0] : text(payload.url));
   return {
     actor: text(payload.actor?.name) ?? text(data.user?.name),
     identifier: issueIdentifier(data, payload.url),

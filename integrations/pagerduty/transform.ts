@@ -92,8 +92,11 @@ export function person(ref: Ref): Person | undefined {
 
 /** "[#1234] The server is on fire." (a v3 incident reference's summary) → number and title. */
 export function parseReference(summary: string | undefined): { number?: number; title?: string } {
-  const m = /^\[#(\d+)\]\s*(.*)$/.exec(summary ?? "");
-  return m ? { number: Number(m[1]), title: m[2] || undefined } : { title: summary || undefined };
+  const m = /^\[#(\d+)\]/.exec(summary ?? "");
+  const title = m ? summary!.slice(m[0].length).trimStart() : "";
+  // The title is the rest of a one-line summary; a multi-line one is kept whole, unparsed.
+  if (!m || /[\n\r\u2028\u2029]/.test(title)) return { title: summary || undefined };
+  return { number: Number(m[1]), title: title || undefined };
 }
 
 function topicFor(number: number | undefined, title: string | undefined): string {

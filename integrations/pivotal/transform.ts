@@ -82,8 +82,11 @@ const storyUrl = (id: unknown) => (text(id) ? `https://www.pivotaltracker.com/st
 /** The v3 sentence `Leo Franchi accepted "My story"` → the verb phrase and the quoted name. */
 export function splitV3Sentence(sentence: string, author: string | undefined): { verb?: string; name?: string } {
   const rest = author && sentence.startsWith(`${author} `) ? sentence.slice(author.length + 1) : sentence;
-  const m = /^(.*?)\s*"(.*)"\s*$/s.exec(rest);
-  return m ? { verb: m[1].replace(/:$/, "").trim() || undefined, name: m[2] } : { verb: rest.trim() || undefined };
+  // The name is between the first `"` and a last one that only whitespace follows.
+  const open = rest.indexOf('"');
+  const close = rest.trimEnd().length - 1;
+  if (open < 0 || close <= open || rest[close] !== '"') return { verb: rest.trim() || undefined };
+  return { verb: rest.slice(0, open).trim().replace(/:$/, "").trim() || undefined, name: rest.slice(open + 1, close) };
 }
 
 function fromV3(activity: V3Activity): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // branch together (each commit names its branch), so they are split into one message per branch
 // (with the `branches` filter applied per branch), authors are "Name <email>" strings, and the
 // "Commits by …" summary needs a count across the commits. Pure: no I/O, no clock.
-import { isBranchFilteredOut, parsePatternList } from "../../src/webhooks/plugin";
+import { isBranchFilteredOut, parsePatternList, withoutTrailingAngle } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are free-form JSON read defensively field by field; `any` keeps that readable.
@@ -12,7 +12,7 @@ type Dict = Record<string, any>;
 const COMMITTERS_NAMED = 3;
 
 /** "Yuro Itaki <yuro@example.com>" → "Yuro Itaki". */
-export const authorName = (author: unknown) => String(author ?? "").replace(/\s*<[^>]*>\s*$/, "") || "unknown";
+export const authorName = (author: unknown) => withoutTrailingAngle(String(author ?? "")) || "unknown";
 
 /** "Commits by A (3), B (2) and others (4)." — only when more than one person wrote them (a
  * RhodeCode author is a name, the pusher a user name, so one author cannot be matched to the pusher). */

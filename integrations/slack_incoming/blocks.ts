@@ -62,7 +62,9 @@ function styled(text: string, style: unknown): string {
   return text
     .split("\n")
     .map((line) => {
-      const [, lead, core, tail] = /^(\s*)(.*?)(\s*)$/.exec(line)!;
+      const core = line.trim();
+      const lead = line.slice(0, line.length - line.trimStart().length);
+      const tail = line.slice(line.trimEnd().length);
       if (core === "") return line;
       let out = escapeMarkdown(core);
       if (s.strike) out = `~~${out}~~`;

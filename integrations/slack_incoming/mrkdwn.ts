@@ -2,7 +2,7 @@
 // bold, `_` is italic, `~` is strike-through, links/mentions/dates are `<…>` entities, and `&`,
 // `<`, `>` arrive HTML-escaped. Code is copied untouched (only unescaped). Every regex here is
 // linear in the input: a delimited run can never extend past the next delimiter.
-import { escapeLinkText, escapeMarkdown, escapeUrl } from "../../src/webhooks/plugin";
+import { escapeLinkText, escapeMarkdown, escapeUrl, trimEndChars, trimStartChars } from "../../src/webhooks/plugin";
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">" };
 
@@ -75,7 +75,10 @@ export function convertMrkdwn(input: unknown): string {
   text = text.replace(/(?<=[\p{L}\p{N}])\*(?=[\p{L}\p{N}])/gu, "\\*");
   text = text.replace(BOLD, "**$1**").replace(ITALIC, "*$1*").replace(STRIKE, "~~$1~~");
   // Slack shows indented lines as text; Markdown would turn 4+ spaces into a code block.
-  text = unescapeEntities(text).replace(/^[ \t]+|[ \t]+$/gm, "");
+  text = unescapeEntities(text)
+    .split("\n")
+    .map((line) => trimEndChars(trimStartChars(line, " \t"), " \t"))
+    .join("\n");
   // A Slack quote is one line; in Markdown the next line would join the quote unless a blank line ends it.
   text = text
     .replace(/^(>.*)\n(?=[^>\n])/gm, "$1\n\n")

@@ -77,8 +77,8 @@ export default function transform(payload: Payload, context: TransformContext): 
   const url = lines.slice(1).find((l) => /^https?:\/\/\S+$/.test(l));
   const fromList = named(sentence, /\bfrom list "(.*?)"/);
   const toList = named(sentence, /\bto list "(.*?)"/);
-  const fromSwimlane = named(sentence, /\bfrom list ".*?" at swimlane "(.*?)"/);
-  const toSwimlane = named(sentence, /\bto list ".*?" at swimlane "(.*?)"/);
+  const fromSwimlane = named(sentence, /\bfrom list "[^"\n]*" at swimlane "(.*?)"/);
+  const toSwimlane = named(sentence, /\bto list "[^"\n]*" at swimlane "(.*?)"/);
   // A sentence that still contains the raw activity code was never translated by Wekan.
   const translated = sentence !== "" && !/\bact-[A-Za-z-]+/.test(sentence);
   const sameSpot =
