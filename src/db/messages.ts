@@ -18,6 +18,8 @@ export const FLAG_BITS = {
   topic_wildcard_mentioned: 8192,
 } as const;
 export type FlagName = keyof typeof FLAG_BITS;
+/** A message "mentions" a user when either bit is set (`is:mentioned`, unread mentions, flags events). */
+export const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned;
 
 export function flagsToNames(bits: number): FlagName[] {
   return (Object.keys(FLAG_BITS) as FlagName[]).filter((name) => (bits & FLAG_BITS[name]) !== 0);

@@ -5,6 +5,7 @@ import type { Db } from "../../db/knex";
 import {
   dmParticipantIds,
   FLAG_BITS,
+  MENTION_BITS,
   findMessagesByIds,
   insertUserMessageRows,
   setUserMessageFlag,
@@ -37,7 +38,7 @@ export function checkFlag(flag: string): EditableFlag {
 
 /** What the web client needs to put a message back among the unread ones. */
 function unreadDetails(message: MessageRow, flags: number, userId: number): Record<string, unknown> {
-  const mentioned = (flags & (FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned)) !== 0;
+  const mentioned = (flags & MENTION_BITS) !== 0;
   if (message.type === "stream") {
     return {
       type: "stream",

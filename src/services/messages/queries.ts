@@ -2,6 +2,7 @@
 import type { Queryable } from "../../db/knex";
 import {
   FLAG_BITS,
+  MENTION_BITS,
   fetchMessageWindow,
   findMessage,
   findUserMessageFlags,
@@ -99,7 +100,7 @@ async function narrowToFilter(
         if (term.operand === "dm" || term.operand === "private") filter.onlyDms = true;
         else if (term.operand === "starred") filter.requireFlag = FLAG_BITS.starred;
         // Mentioned by name or by a wildcard (@**all**, @**topic**), as the reference counts them.
-        else if (term.operand === "mentioned") filter.requireFlag = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned;
+        else if (term.operand === "mentioned") filter.requireFlag = MENTION_BITS;
         else if (term.operand === "unread") filter.unread = true;
         else throw Errors.badRequest(`Invalid narrow operator: unknown 'is' operand '${String(term.operand)}'`);
         break;

@@ -1,7 +1,7 @@
 // The unread summary POST /register gives (`unread_msgs`): the user's unread messages grouped
 // by conversation, which clients keep current from message and update_message_flags events.
 import type { Queryable } from "../../db/knex";
-import { dmParticipantIds, FLAG_BITS, unreadMessagesOf } from "../../db/messages";
+import { dmParticipantIds, MENTION_BITS, unreadMessagesOf } from "../../db/messages";
 
 /** The newest unread messages summarised; older ones are left out and `old_unreads_missing` says so. */
 export const MAX_UNREAD_MESSAGES = 50_000;
@@ -19,9 +19,8 @@ export async function unreadMessagesState(q: Queryable, userId: number): Promise
   const pms = new Map<number, Conversation & { other_user_id: number; sender_id: number }>();
   const huddles = new Map<string, Conversation & { user_ids_string: string }>();
   const mentions: number[] = [];
-  const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.wildcard_mentioned;
   for (const row of rows) {
-    if ((row.flags & mentionBits) !== 0) mentions.push(row.id);
+    if ((row.flags & MENTION_BITS) !== 0) mentions.push(row.id);
     if (row.type === "stream") {
       const key = `${row.stream_id}\n${row.topic}`;
       let entry = streams.get(key);
