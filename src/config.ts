@@ -33,6 +33,10 @@ export interface Config {
     maxUploadBytes: number;
     /** Largest custom emoji image. */
     maxEmojiBytes: number;
+    /** Time a client has to send a request's line and headers. */
+    headersTimeoutMs: number;
+    /** Time a client has to send a whole request, body included (a slow upload is cut off after it). */
+    requestTimeoutMs: number;
   };
   logLevel: string;
   /** Plugin folders for incoming webhooks; undefined → <repo>/integrations. */
@@ -96,6 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxWebhookBodyBytes: intFromEnv(env, "MAX_WEBHOOK_BODY_BYTES", 5 * 1024 * 1024),
       maxUploadBytes: intFromEnv(env, "MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
       maxEmojiBytes: intFromEnv(env, "MAX_EMOJI_BYTES", 5 * 1024 * 1024),
+      headersTimeoutMs: Math.max(100, intFromEnv(env, "HTTP_HEADERS_TIMEOUT_MS", 20_000)),
+      requestTimeoutMs: Math.max(100, intFromEnv(env, "HTTP_REQUEST_TIMEOUT_MS", 120_000)),
     },
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === "test" ? "silent" : "info"),
     integrationsDir: env.INTEGRATIONS_DIR ? path.resolve(env.INTEGRATIONS_DIR) : undefined,

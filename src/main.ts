@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(lines.join("\n") + "\n");
   }
-  const server: Server = createHttpServer(createApp(deps));
+  const server: Server = createHttpServer(createApp(deps), config.limits);
   server.listen(config.port, config.host, () => {
     deps.logger.info({ port: config.port, database: config.databaseUrl ? "mysql" : "sqlite" }, "Switchboard listening");
     process.stdout.write(

@@ -1,33 +1,64 @@
 // The Node HTTP server around the Koa app. Requests Node itself refuses before Koa sees them
 // (oversized headers, malformed request lines, a body longer than its Content-Length) would get
-// Node's bare text answers; they get the JSON error envelope like every other answer.
+// Node's bare text answers; they get the JSON error envelope like every other answer. A client that
+// sends its request too slowly (slowloris, a stalled upload) is answered 408 and disconnected.
 import http, { STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type Koa from "koa";
+import type { Config } from "../config";
 
-export function createHttpServer(app: Koa): Server {
-  const server = http.createServer(app.callback());
-  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket));
+type TimeLimits = Pick<Config["limits"], "headersTimeoutMs" | "requestTimeoutMs">;
+
+export function createHttpServer(app: Koa, limits: TimeLimits): Server {
+  const requestTimeout = limits.requestTimeoutMs;
+  const headersTimeout = Math.min(limits.headersTimeoutMs, requestTimeout);
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node checks the two timeouts on this interval (30 s by default): a tenth of the shorter
+      // one keeps a limit within 10% of its value.
+      connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeout / 10))),
+    },
+    app.callback(),
+  );
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(err, socket, { headersTimeout, requestTimeout }),
+  );
   return server;
 }
 
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+function errorBody(err: NodeJS.ErrnoException, limits: { headersTimeout: number; requestTimeout: number }) {
+  if (err.code === "HPE_HEADER_OVERFLOW")
+    return {
+      status: 431,
+      msg: `Request headers (URL included) are too large: the limit is ${http.maxHeaderSize} bytes`,
+      code: "REQUEST_HEADERS_TOO_LARGE",
+      limit: http.maxHeaderSize,
+    };
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return {
+      status: 408,
+      msg:
+        `Request not received in time: the limits are ${limits.headersTimeout} ms for its headers ` +
+        `and ${limits.requestTimeout} ms for all of it`,
+      code: "REQUEST_TIMEOUT",
+      limit: limits.requestTimeout,
+    };
+  return { status: 400, msg: "Malformed HTTP request", code: "BAD_REQUEST" };
+}
+
+function answerClientError(
+  err: NodeJS.ErrnoException,
+  socket: Duplex,
+  limits: { headersTimeout: number; requestTimeout: number },
+): void {
   if (err.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
   }
-  const headersTooLarge = err.code === "HPE_HEADER_OVERFLOW";
-  const status = headersTooLarge ? 431 : 400;
-  const body = JSON.stringify(
-    headersTooLarge
-      ? {
-          result: "error",
-          msg: `Request headers (URL included) are too large: the limit is ${http.maxHeaderSize} bytes`,
-          code: "REQUEST_HEADERS_TOO_LARGE",
-          limit: http.maxHeaderSize,
-        }
-      : { result: "error", msg: "Malformed HTTP request", code: "BAD_REQUEST" },
-  );
+  const { status, ...fields } = errorBody(err, limits);
+  const body = JSON.stringify({ result: "error", ...fields });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -127,7 +127,7 @@ interface Started {
 }
 
 async function start(app: Koa): Promise<Started> {
-  const server = createHttpServer(app);
+  const server = createHttpServer(app, { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000 });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {

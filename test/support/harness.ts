@@ -71,7 +71,7 @@ function forgetCachesOnDirectWrites(db: AppDeps["db"]): void {
 }
 
 async function listen(deps: AppDeps): Promise<{ url: string; server: Server }> {
-  const server = createHttpServer(createApp(deps));
+  const server = createHttpServer(createApp(deps), deps.config.limits);
   const [handle] = server.listeners("request") as RequestListener[];
   server.removeAllListeners("request");
   server.on("request", (req, res) => appRequests.run(true, () => handle(req, res)));
