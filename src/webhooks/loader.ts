@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv";
 import addFormats from "ajv-formats";
+import RE2 from "re2";
 import { globSync } from "glob";
 import { compilePartial, compileTemplate, HELPER_NAMES, type TemplateFn } from "./helpers";
 import {
@@ -25,6 +26,13 @@ export class IntegrationLoadError extends Error {
     );
   }
 }
+
+/**
+ * A schema's `pattern` keywords match payload text: they run on RE2 (linear time), not on
+ * JavaScript's backtracking engine, where `^(a+)+$` against 40 a's and a "!" runs for days. RE2 has
+ * no lookaround or backreferences: a pattern using them stops start-up with its schema named.
+ */
+const linearRegExp = Object.assign((pattern: string, flags: string) => new RE2(pattern, flags), { code: "re2" });
 
 const manifestAjv = new Ajv2020({ allErrors: true, strict: false });
 const validateManifest = manifestAjv.compile(MANIFEST_SCHEMA);
@@ -225,7 +233,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     problems.add("integration.json", "/urlOptions: branchPath is set, so document a 'branches' URL option");
 
   // Payload schema: the root schema always applies; an event may add "#/..." from the same file.
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
   addFormats(ajv);
   const schemaFile = manifest.schema ?? "schema.json";
   const rawSchema = readJson(problems, dir, schemaFile) as Record<string, unknown> | undefined;

@@ -268,6 +268,25 @@ describe("a valid plugin folder", () => {
     ]);
   });
 
+  it("matches schema patterns on RE2: a pattern that backtracks exponentially in JavaScript answers at once", () => {
+    // JavaScript's engine tries every split of the a's before the "!": 2^32 of them, ~20 s here (a
+    // synchronous call: Jest cannot time it out). The next test is the one that fails without RE2.
+    const schema = { type: "object", properties: { title: { type: "string", pattern: "^(a+)+$" } } };
+    const integration = load(goodPlugin("demo", { "schema.json": JSON.stringify(schema) }));
+    expect(integration.validate({ title: "a".repeat(32) })).toBe(true);
+    expect(integration.validate({ title: `${"a".repeat(32)}!` })).toBe(false);
+    expect(integration.validate.errors?.map((e) => `${e.instancePath} ${e.message}`)).toEqual([
+      '/title must match pattern "^(a+)+$"',
+    ]);
+  });
+
+  it("refuses a schema pattern RE2 cannot run (a backreference), naming the schema", () => {
+    const schema = { type: "object", properties: { title: { type: "string", pattern: "^(a)\\1$" } } };
+    const problems = problemsOf(goodPlugin("demo", { "schema.json": JSON.stringify(schema) }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^integrations\/demo\/schema\.json: schema does not compile: .*escape/);
+  });
+
   it("accepts a branchPath when a 'branches' URL option documents it", () => {
     const options = { urlOptions: [{ key: "branches", description: "Only these branches" }] };
     expect(problemsOf(goodPlugin("demo", {}, { branchPath: "ref", ...options }))).toEqual([]);
