@@ -8,27 +8,29 @@ import type Koa from "koa";
 import type { Config } from "../config";
 
 type TimeLimits = Pick<Config["limits"], "headersTimeoutMs" | "requestTimeoutMs">;
+/** The timeouts Node is given (the headers' is capped by the request's, as Node requires). */
+interface Timeouts {
+  headersTimeout: number;
+  requestTimeout: number;
+}
 
 export function createHttpServer(app: Koa, limits: TimeLimits): Server {
   const requestTimeout = limits.requestTimeoutMs;
-  const headersTimeout = Math.min(limits.headersTimeoutMs, requestTimeout);
+  const timeouts: Timeouts = { headersTimeout: Math.min(limits.headersTimeoutMs, requestTimeout), requestTimeout };
   const server = http.createServer(
     {
-      headersTimeout,
-      requestTimeout,
+      ...timeouts,
       // Node checks the two timeouts on this interval (30 s by default): a tenth of the shorter
       // one keeps a limit within 10% of its value.
-      connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeout / 10))),
+      connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(timeouts.headersTimeout / 10))),
     },
     app.callback(),
   );
-  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(err, socket, { headersTimeout, requestTimeout }),
-  );
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, timeouts));
   return server;
 }
 
-function errorBody(err: NodeJS.ErrnoException, limits: { headersTimeout: number; requestTimeout: number }) {
+function errorBody(err: NodeJS.ErrnoException, limits: Timeouts) {
   if (err.code === "HPE_HEADER_OVERFLOW")
     return {
       status: 431,
@@ -48,11 +50,7 @@ function errorBody(err: NodeJS.ErrnoException, limits: { headersTimeout: number;
   return { status: 400, msg: "Malformed HTTP request", code: "BAD_REQUEST" };
 }
 
-function answerClientError(
-  err: NodeJS.ErrnoException,
-  socket: Duplex,
-  limits: { headersTimeout: number; requestTimeout: number },
-): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, limits: Timeouts): void {
   if (err.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
