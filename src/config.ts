@@ -1,4 +1,5 @@
 // Environment → one typed Config object. Nothing else reads process.env.
+import os from "node:os";
 import path from "node:path";
 
 export interface Config {
@@ -57,6 +58,12 @@ export interface Config {
     maxAgeDays: number;
     pruneIntervalSeconds: number;
     dedupWindowSeconds: number;
+  };
+  /** Threads that read and render webhook deliveries off the event loop, and their limits per delivery. */
+  webhookRender: {
+    threads: number;
+    timeoutMs: number;
+    memoryMb: number;
   };
   /** Soft deactivation of long-idle users (services/users/softDeactivation.ts); 0 days = never. */
   softDeactivation: {
@@ -117,6 +124,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAgeDays: intFromEnv(env, "WEBHOOK_LOG_MAX_AGE_DAYS", 14),
       pruneIntervalSeconds: intFromEnv(env, "WEBHOOK_LOG_PRUNE_INTERVAL_SECONDS", 600),
       dedupWindowSeconds: intFromEnv(env, "WEBHOOK_DEDUP_WINDOW_SECONDS", 86400),
+    },
+    webhookRender: {
+      // One core stays for the event loop (and the database): one thread on 2 cores, at most 4.
+      threads: intFromEnv(env, "WEBHOOK_RENDER_THREADS", Math.max(1, Math.min(4, os.availableParallelism() - 1))),
+      timeoutMs: Math.max(10, intFromEnv(env, "WEBHOOK_RENDER_TIMEOUT_MS", 5_000)),
+      memoryMb: Math.max(16, intFromEnv(env, "WEBHOOK_RENDER_MEMORY_MB", 512)),
     },
     softDeactivation: {
       inactiveDays: intFromEnv(env, "SOFT_DEACTIVATION_DAYS", 28),

@@ -74,6 +74,7 @@ async function main(): Promise<void> {
   }
   const server: Server = createHttpServer(createApp(deps), config.limits);
   server.listen(config.port, config.host, () => {
+    deps.webhookOps.warmRenderThreads();
     deps.logger.info({ port: config.port, database: config.databaseUrl ? "mysql" : "sqlite" }, "Switchboard listening");
     process.stdout.write(
       `Switchboard listening on ${config.externalUrl} (database: ${config.databaseUrl ? "MySQL" : "SQLite in " + config.dataDir})\n`,

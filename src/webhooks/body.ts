@@ -15,7 +15,9 @@ function parseJson(text: string): unknown {
   try {
     return parseBoundedJson(text);
   } catch (err) {
-    if (err instanceof JsonTooDeepError) throw err;
+    // Answered here rather than by the HTTP error handler: the pipeline runs on a render thread,
+    // and only an ApiError keeps its meaning across.
+    if (err instanceof JsonTooDeepError) throw new ApiError("BAD_REQUEST", err.message, { limit: err.limit });
     throw Errors.malformedJson();
   }
 }

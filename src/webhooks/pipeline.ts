@@ -32,6 +32,8 @@ export interface WebhookRequest {
 export interface EventOverride {
   template?: TemplateFn;
   topic?: TemplateFn;
+  /** What they were compiled from: a render thread compiles its own copy (functions cannot cross threads). */
+  sources?: { template?: string; topic?: string };
 }
 
 export interface RenderedMessage {
@@ -57,6 +59,12 @@ export type Outcome =
       reason: "event ignored" | "filtered" | "branch filtered" | "ignoreWhen" | "empty";
     }
   | { kind: "unsupported"; event: ResolvedEvent };
+
+/**
+ * What the pipeline made of a request, or what it threw. A refused delivery keeps its event when it
+ * can still be read, so the delivery log can say which event failed.
+ */
+export type PipelineResult = { outcome: Outcome } | { error: unknown; event?: string; eventKey?: string };
 
 function describeSchemaError(e: ErrorObject): { pointer: string; text: string } {
   if (e.keyword === "required") {
@@ -198,4 +206,25 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
   if (messages.length === 0) return ignored("empty");
   const deliveryId = readDeliveryId(manifest, request.headers, payload);
   return { kind: "messages", event: resolved, eventKey: event.key, messages, ...(deliveryId ? { deliveryId } : {}) };
+}
+
+/** A refused delivery's event, when its body can still be read. */
+function eventOfRefused(integration: Integration, request: WebhookRequest): { event?: string; eventKey?: string } {
+  try {
+    const { manifest } = integration;
+    const payload = parseWebhookBody(manifest, request.body, request.headers["content-type"] ?? "", request.query);
+    const resolved = resolveEvent(manifest.eventSource, request.headers, payload, manifest.displayName);
+    return { event: resolved.eventType, eventKey: findEvent(integration, resolved)?.key };
+  } catch {
+    return {};
+  }
+}
+
+/** runPipeline, keeping its error (and the refused delivery's event) instead of throwing. */
+export function settlePipeline(integration: Integration, request: WebhookRequest): PipelineResult {
+  try {
+    return { outcome: runPipeline(integration, request) };
+  } catch (error) {
+    return { error, ...eventOfRefused(integration, request) };
+  }
 }

@@ -65,11 +65,11 @@ describe("parseWebhookBody: content types and labels", () => {
     expect(parse("json", "7", FORM)).toBe(7);
   });
 
-  it("keeps a too-deep JSON body's own error (not 'malformed')", () => {
+  it("answers a too-deep JSON body with the depth limit (not 'malformed'), as an ApiError that crosses threads", () => {
     const deep = "[".repeat(101) + "]".repeat(101);
-    expect(() => parse("json", deep, "application/json")).toThrow(new JsonTooDeepError(100));
-    expect(() => parse("json", deep, "application/json")).toThrow(JsonTooDeepError);
-    expect(() => parse("form-json", `payload=${encodeURIComponent(deep)}`, FORM)).toThrow(JsonTooDeepError);
+    const limitMessage = `400 BAD_REQUEST: ${new JsonTooDeepError(100).message}`;
+    expect(code(() => parse("json", deep, "application/json"))).toBe(limitMessage);
+    expect(code(() => parse("form-json", `payload=${encodeURIComponent(deep)}`, FORM))).toBe(limitMessage);
   });
 
   it("form: JSON-typed labels (application/json, vendor +json, any case) are parsed as JSON", () => {

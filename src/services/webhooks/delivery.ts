@@ -11,22 +11,10 @@ import { findStreamById, findStreamByName } from "../../db/streams";
 import { claimDeliveryId, releaseDeliveryId, type ClaimKey } from "../../db/webhookOps";
 import { ApiError } from "../../errors";
 import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
-import type { Outcome, RenderedMessage } from "../../webhooks/pipeline";
+import type { PipelineResult, RenderedMessage } from "../../webhooks/pipeline";
 import type { Integration } from "../../webhooks/registry";
 import type { Destination, SendInput } from "../messages/send";
 import { noticeText, OwnerNotices } from "./notices";
-
-/** What the pipeline produced for a request, or what it threw. */
-export type PipelineResult = { outcome: Outcome } | { error: unknown };
-
-/** Runs the (synchronous, pure) pipeline and keeps its error instead of throwing it. */
-export function settle(run: () => Outcome): PipelineResult {
-  try {
-    return { outcome: run() };
-  } catch (error) {
-    return { error };
-  }
-}
 
 export interface WebhookDelivery {
   integration: Integration;

@@ -1,13 +1,11 @@
-// One webhook delivery once it is authenticated and read: the pure pipeline with the
-// organization's template overrides, then the webhook service (de-duplication, posting). Shared by
+// One webhook delivery once it is authenticated and read: the pure pipeline (on a render thread)
+// with the organization's template overrides, then the webhook service (de-duplication, posting). Shared by
 // the HTTP route and by replays. `trace` collects what is learnt on the way (event, delivery id,
 // message ids) so the delivery log has it even when the delivery fails.
 import type { RealmRow, UserRow } from "../../db/rows";
-import { parseWebhookBody } from "../../webhooks/body";
-import { findEvent, resolveEvent } from "../../webhooks/events";
-import { runPipeline } from "../../webhooks/pipeline";
+import type { PipelineThreads } from "../../webhooks/pipelineThreads";
 import type { Integration } from "../../webhooks/registry";
-import { settle, type DeliverWebhook } from "./delivery";
+import type { DeliverWebhook } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
 
@@ -35,19 +33,11 @@ export interface DeliveryTrace {
 
 export type Ingest = (input: IngestInput, trace: DeliveryTrace) => Promise<void>;
 
-/** A refused delivery's event, when it can still be read (so the log can say which event failed). */
-function eventOfRefused(d: IngestInput): Pick<DeliveryTrace, "event" | "eventKey"> {
-  try {
-    const { manifest } = d.integration;
-    const payload = parseWebhookBody(manifest, d.body, d.headers["content-type"] ?? "", d.query);
-    const resolved = resolveEvent(manifest.eventSource, d.headers, payload, manifest.displayName);
-    return { event: resolved.eventType, eventKey: findEvent(d.integration, resolved)?.key };
-  } catch {
-    return {};
-  }
-}
-
-export function createIngest(deliverWebhook: DeliverWebhook, overrides: WebhookOverrides): Ingest {
+export function createIngest(
+  deliverWebhook: DeliverWebhook,
+  overrides: WebhookOverrides,
+  pipeline: Pick<PipelineThreads, "run">,
+): Ingest {
   return async function ingest(d, trace) {
     const eventOverrides = await overrides.forIntegration(d.realm.id, d.integration.name);
     const request = {
@@ -57,13 +47,16 @@ export function createIngest(deliverWebhook: DeliverWebhook, overrides: WebhookO
       secret: d.replay ? null : d.bot.webhook_secret,
       overrides: eventOverrides,
     };
-    const result = settle(() => runPipeline(d.integration, request));
+    const result = await pipeline.run(d.integration, request);
     if ("outcome" in result) {
       const { outcome } = result;
       trace.event = outcome.event?.eventType;
       trace.eventKey = "eventKey" in outcome ? outcome.eventKey : undefined;
       trace.deliveryId = outcome.kind === "messages" ? outcome.deliveryId : undefined;
-    } else Object.assign(trace, eventOfRefused(d));
+    } else {
+      trace.event = result.event;
+      trace.eventKey = result.eventKey;
+    }
     const delivered = await deliverWebhook({
       integration: d.integration,
       realm: d.realm,

@@ -1,7 +1,9 @@
 // The webhook operations of one server process: delivery log (writer and pruner), template
-// overrides (with their cache), the log's read side and replay, and the ingest step they share.
+// overrides (with their cache), the log's read side and replay, the render threads, and the ingest
+// step they share.
 import path from "node:path";
 import type { AppDeps } from "../../deps";
+import { PipelineThreads } from "../../webhooks/pipelineThreads";
 import { integrationsDirFor } from "../../webhooks/startup";
 import { WebhookDeliveries } from "./deliveries";
 import { DeliveryLog } from "./deliveryLog";
@@ -14,6 +16,8 @@ export interface WebhookOps {
   overrides: WebhookOverrides;
   deliveries: WebhookDeliveries;
   ingest: Ingest;
+  /** Starts the render threads and loads every plugin on them (the server does, once it listens). */
+  warmRenderThreads(): void;
   close(): Promise<void>;
 }
 
@@ -21,8 +25,13 @@ export function createWebhookOps(deps: Omit<AppDeps, "webhookOps">): WebhookOps 
   const log = new DeliveryLog(deps.db, deps.config.webhookLog, deps.logger.child({ logger: "webhooks.log" }));
   const fixturesDir = path.join(path.dirname(integrationsDirFor(deps.config)), "fixtures");
   const overrides = new WebhookOverrides(deps.db, deps.bus, deps.integrations, fixturesDir);
-  const ingest = createIngest(createWebhookDelivery(deps), overrides);
+  const threads = new PipelineThreads(deps.config.webhookRender, deps.logger.child({ logger: "webhooks.render" }));
+  const ingest = createIngest(createWebhookDelivery(deps), overrides, threads);
   const deliveries = new WebhookDeliveries(deps.db, deps.integrations, ingest);
   log.startPruning();
-  return { log, overrides, deliveries, ingest, close: () => log.close() };
+  const close = async () => {
+    await Promise.all([log.close(), threads.close()]);
+  };
+  const warmRenderThreads = () => threads.warm(deps.integrations.all().map((i) => i.dir));
+  return { log, overrides, deliveries, ingest, warmRenderThreads, close };
 }

@@ -93,6 +93,7 @@ export class WebhookOverrides {
     return {
       ...(row.template ? { template: this.compile(row.template, true) } : {}),
       ...(row.topic ? { topic: this.compile(row.topic, false) } : {}),
+      sources: { ...(row.template ? { template: row.template } : {}), ...(row.topic ? { topic: row.topic } : {}) },
     };
   }
 

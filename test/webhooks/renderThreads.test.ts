@@ -1,0 +1,180 @@
+// Render threads (src/webhooks/pipelineThreads.ts) through real servers and a real plugin folder
+// whose transform can be made slow, endless, memory-hungry or broken: the event loop keeps serving
+// while a delivery renders, the time and memory limits answer 400 RENDER_LIMIT_EXCEEDED and replace
+// the thread without failing the deliveries queued behind it, and errors keep their meaning across.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { decodeTask, encodeTask, PipelineThreads, type ThreadTask } from "../../src/webhooks/pipelineThreads";
+import { goodPlugin, writeFiles } from "../support/pluginFolders";
+import { startTestServer, type TestServer } from "../support/harness";
+import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+
+const TRANSFORM = `
+exports.transform = function transform(payload) {
+  if (payload.mode === "spin") { const end = Date.now() + payload.ms; while (Date.now() < end); }
+  if (payload.mode === "forever") for (;;);
+  if (payload.mode === "hog") { const hoard = []; for (;;) hoard.push(new Array(10000).fill(hoard.length)); }
+  if (payload.mode === "bug") throw new TypeError("the plugin has a bug");
+  return {};
+};
+`;
+
+const pluginsDir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-threads-"));
+writeFiles(
+  path.join(pluginsDir, "slowpoke"),
+  goodPlugin("slowpoke", { "transform.js": TRANSFORM }, { displayName: "Slowpoke", transform: "transform.js" }),
+);
+afterAll(() => fs.rmSync(pluginsDir, { recursive: true, force: true }));
+
+const deliver = (server: TestServer, payload: Record<string, unknown>) =>
+  postWebhook(server, "slowpoke", { body: JSON.stringify(payload), query: { stream: "general" } });
+
+describe("render threads", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      INTEGRATIONS_DIR: pluginsDir,
+      WEBHOOK_RENDER_THREADS: "1",
+      WEBHOOK_RENDER_TIMEOUT_MS: "1000",
+    });
+  });
+  afterAll(() => server.close());
+
+  it("keeps the event loop serving while a delivery renders", async () => {
+    expect((await deliver(server, { title: "warm-up" })).status).toBe(200); // the thread loads the plugin
+    const finished: string[] = [];
+    const slow = deliver(server, { title: "slow", mode: "spin", ms: 800 }).then((res) => {
+      finished.push("webhook");
+      return res;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const settings = await fetch(`${server.url}/api/v1/server_settings`);
+    finished.push("server_settings");
+    expect(settings.status).toBe(200);
+    expect((await slow).status).toBe(200);
+    // Inline, the 800 ms transform would hold the loop and server_settings would be answered last.
+    expect(finished).toEqual(["server_settings", "webhook"]);
+  });
+
+  it("stops a delivery past the time limit with a 400 naming it; deliveries queued behind it still post", async () => {
+    const before = await latestMessageId(server);
+    const endless = deliver(server, { title: "endless", mode: "forever" });
+    const queued = ["one", "two", "three"].map((title) => deliver(server, { title }));
+    const res = await endless;
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      result: "error",
+      code: "RENDER_LIMIT_EXCEEDED",
+      msg: "Reading this Slowpoke delivery took longer than 1000 ms (WEBHOOK_RENDER_TIMEOUT_MS)",
+      limit: 1000,
+      limit_name: "WEBHOOK_RENDER_TIMEOUT_MS",
+    });
+    expect((await Promise.all(queued)).map((r) => r.status)).toEqual([200, 200, 200]);
+    const stored = (await messagesSince(server, before)).map((m) => m.content).sort();
+    expect(stored).toEqual(["Hello one", "Hello three", "Hello two"]);
+    // The replacement thread serves the next delivery.
+    expect((await deliver(server, { title: "after" })).status).toBe(200);
+  });
+
+  it("answers a plugin's own bug as before: a 500 with a request id, nothing stored", async () => {
+    const before = await latestMessageId(server);
+    const res = await deliver(server, { title: "bug", mode: "bug" });
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ result: "error", code: "INTERNAL_SERVER_ERROR" });
+    expect(typeof res.body.request_id).toBe("string");
+    expect(await messagesSince(server, before)).toEqual([]);
+  });
+
+  it("keeps a refused delivery's meaning across the thread: a too-deep body is the same 400", async () => {
+    const deep = `{"title":${"[".repeat(150)}${"]".repeat(150)}}`;
+    const res = await postWebhook(server, "slowpoke", { body: deep, query: { stream: "general" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "BAD_REQUEST", limit: 100 });
+  });
+});
+
+describe("render threads' memory limit", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_MEMORY_MB: "64" });
+  });
+  afterAll(() => server.close());
+
+  it("stops a delivery that needs more memory than a thread has, and serves the next", async () => {
+    const before = await latestMessageId(server);
+    const res = await deliver(server, { title: "hog", mode: "hog" });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: "RENDER_LIMIT_EXCEEDED",
+      msg: "Reading this Slowpoke delivery needed more than 64 MB (WEBHOOK_RENDER_MEMORY_MB)",
+      limit: 64,
+      limit_name: "WEBHOOK_RENDER_MEMORY_MB",
+    });
+    expect((await deliver(server, { title: "fine" })).status).toBe(200);
+    expect((await messagesSince(server, before)).map((m) => m.content)).toEqual(["Hello fine"]);
+  });
+});
+
+describe("render threads off (WEBHOOK_RENDER_THREADS=0)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_THREADS: "0" });
+  });
+  afterAll(() => server.close());
+
+  it("renders on the event loop, with the same answers", async () => {
+    const before = await latestMessageId(server);
+    expect((await deliver(server, { title: "inline" })).status).toBe(200);
+    expect((await deliver(server, { title: "bug", mode: "bug" })).status).toBe(500);
+    expect((await messagesSince(server, before)).map((m) => m.content)).toEqual(["Hello inline"]);
+  });
+});
+
+describe("a task's wire form", () => {
+  it("carries any body bytes and any header text unchanged", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.string(),
+        fc.string({ unit: "binary" }),
+        (bytes, header, secret) => {
+          const task: ThreadTask = {
+            id: 7,
+            dir: "/plugins/x",
+            request: { headers: { "x-event": header, "content-type": "application/json" }, query: { a: "\n" }, secret },
+          };
+          const decoded = decodeTask(encodeTask(task, Buffer.from(bytes)));
+          expect(decoded.task).toEqual(task);
+          expect([...decoded.body]).toEqual([...bytes]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("warming the threads", () => {
+  it("loads every plugin on every thread ahead of its first delivery", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-warm-"));
+    const marker = path.join(dir, "loads.txt");
+    // The plugin notes each time it is loaded: once per thread is what warming must do.
+    const transform = `require("node:fs").appendFileSync(${JSON.stringify(marker)}, "x"); exports.transform = () => ({});`;
+    writeFiles(
+      path.join(dir, "marker"),
+      goodPlugin("marker", { "transform.js": transform }, { transform: "transform.js" }),
+    );
+    const threads = new PipelineThreads({ threads: 2, timeoutMs: 1000, memoryMb: 128 });
+    try {
+      threads.warm([path.join(dir, "marker")]);
+      const loads = () => (fs.existsSync(marker) ? fs.readFileSync(marker, "utf8").length : 0);
+      for (let waited = 0; loads() < 2 && waited < 30_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(loads()).toBe(2);
+    } finally {
+      await threads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
