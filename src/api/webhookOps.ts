@@ -126,7 +126,7 @@ export function webhookOpsRoutes({ router, deps, auth, authWebhookBot }: RouteKi
       body: rawText().required(),
       body_encoding: P.enum(["utf8", "base64"] as const).default("utf8"),
     });
-    const result = await previewDelivery(deps.integrations, ops.overrides, realm, {
+    const result = await previewDelivery(deps.integrations, ops.overrides, ops.threads, realm, {
       integration: p.integration,
       headers: p.headers,
       query: p.query,

@@ -78,6 +78,19 @@ describe("render threads", () => {
     expect((await deliver(server, { title: "after" })).status).toBe(200);
   });
 
+  it("gives a preview the same limit: it answers the error instead of what would be posted", async () => {
+    const res = await server.as(server.users.member).post("/webhooks/preview", {
+      integration: "slowpoke",
+      body: JSON.stringify({ title: "endless", mode: "forever" }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      outcome: "error",
+      messages: [],
+      error: { code: "RENDER_LIMIT_EXCEEDED", msg: expect.stringContaining("WEBHOOK_RENDER_TIMEOUT_MS") },
+    });
+  });
+
   it("answers a plugin's own bug as before: a 500 with a request id, nothing stored", async () => {
     const before = await latestMessageId(server);
     const res = await deliver(server, { title: "bug", mode: "bug" });

@@ -16,6 +16,8 @@ export interface WebhookOps {
   overrides: WebhookOverrides;
   deliveries: WebhookDeliveries;
   ingest: Ingest;
+  /** The render threads: deliveries, replays and previews run the pipeline there. */
+  threads: PipelineThreads;
   /** Starts the render threads and loads every plugin on them (the server does, once it listens). */
   warmRenderThreads(): void;
   close(): Promise<void>;
@@ -33,5 +35,5 @@ export function createWebhookOps(deps: Omit<AppDeps, "webhookOps">): WebhookOps 
     await Promise.all([log.close(), threads.close()]);
   };
   const warmRenderThreads = () => threads.warm(deps.integrations.all().map((i) => i.dir));
-  return { log, overrides, deliveries, ingest, warmRenderThreads, close };
+  return { log, overrides, deliveries, ingest, threads, warmRenderThreads, close };
 }

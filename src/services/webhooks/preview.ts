@@ -4,7 +4,7 @@
 import type { RealmRow } from "../../db/rows";
 import { ApiError, Errors } from "../../errors";
 import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
-import { runPipeline, type Outcome } from "../../webhooks/pipeline";
+import type { PipelineThreads } from "../../webhooks/pipelineThreads";
 import type { IntegrationRegistry } from "../../webhooks/registry";
 import { renderMarkdown } from "../messages/markdown";
 import type { WebhookOverrides } from "./overrides";
@@ -30,6 +30,7 @@ const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 export async function previewDelivery(
   integrations: IntegrationRegistry,
   overrides: WebhookOverrides,
+  pipeline: Pick<PipelineThreads, "run">,
   realm: RealmRow,
   input: PreviewInput,
 ): Promise<PreviewResult> {
@@ -39,18 +40,18 @@ export async function previewDelivery(
   for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = asText(value);
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.query)) query[name] = asText(value);
-  let outcome: Outcome;
-  try {
-    outcome = runPipeline(integration, {
-      headers,
-      query,
-      body: input.body,
-      overrides: await overrides.forIntegration(realm.id, integration.name),
-    });
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { outcome: "error", messages: [], error: { code: err.code, msg: err.message } };
+  // On a render thread like a delivery, so a preview has the same time and memory limits.
+  const result = await pipeline.run(integration, {
+    headers,
+    query,
+    body: input.body,
+    overrides: await overrides.forIntegration(realm.id, integration.name),
+  });
+  if ("error" in result) {
+    if (!(result.error instanceof ApiError)) throw result.error;
+    return { outcome: "error", messages: [], error: { code: result.error.code, msg: result.error.message } };
   }
+  const { outcome } = result;
   const event = { event: outcome.event?.eventType, event_key: "eventKey" in outcome ? outcome.eventKey : undefined };
   if (outcome.kind === "unsupported") {
     const { displayName } = integration.manifest;
