@@ -133,6 +133,7 @@ export class PipelineThreads {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
+  private dispatchScheduled = false;
 
   constructor(
     private readonly limits: RenderLimits,
@@ -154,7 +155,14 @@ export class PipelineThreads {
     };
     return new Promise((resolve) => {
       this.queue.push({ wire, body, integration, resolve });
-      this.dispatch();
+      // The deliveries that arrive in one turn of the event loop go together, one message per thread.
+      if (!this.dispatchScheduled) {
+        this.dispatchScheduled = true;
+        setImmediate(() => {
+          this.dispatchScheduled = false;
+          this.dispatch();
+        });
+      }
     });
   }
 
@@ -182,18 +190,23 @@ export class PipelineThreads {
 
   /** Sends queued tasks to the least loaded thread, starting threads up to the limit. */
   private dispatch(): void {
+    const batches = new Map<Slot, string[]>();
     while (this.queue.length > 0) {
       let slot = this.slots.reduce<Slot | undefined>(
         (a, b) => (a && a.tasks.length <= b.tasks.length ? a : b),
         undefined,
       );
       if ((!slot || slot.tasks.length > 0) && this.slots.length < this.limits.threads) slot = this.spawn();
-      if (!slot) return;
+      if (!slot) break;
       const task = this.queue.shift() as Task;
       slot.tasks.push(task);
       if (slot.tasks.length === 1) this.arm(slot);
-      slot.worker.postMessage(encodeTask(task.wire, task.body));
+      const batch = batches.get(slot) ?? [];
+      batch.push(encodeTask(task.wire, task.body));
+      batches.set(slot, batch);
     }
+    // One message per thread: posting costs the event loop about as much per message as per task.
+    for (const [slot, batch] of batches) slot.worker.postMessage(batch);
   }
 
   private spawn(): Slot {

@@ -68,8 +68,12 @@ function run(task: ThreadTask, body: Buffer): ThreadReply {
   return { id: task.id, result: { error: toWireError(result.error), event: result.event, eventKey: result.eventKey } };
 }
 
-parentPort?.on("message", (message: string | WarmUp) => {
-  if (typeof message !== "string") return warm(message.warm);
+parentPort?.on("message", (message: string[] | WarmUp) => {
+  if (!Array.isArray(message)) return warm(message.warm);
+  for (const task of message) serve(task);
+});
+
+function serve(message: string): void {
   const { task, body } = decodeTask(message);
   let answer: ThreadReply;
   try {
@@ -84,4 +88,4 @@ parentPort?.on("message", (message: string | WarmUp) => {
     // A result JSON cannot carry (a plugin's transform returned a BigInt, say).
     reply({ id: task.id, result: { error: toWireError(err) } });
   }
-});
+}
