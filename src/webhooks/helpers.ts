@@ -372,6 +372,24 @@ const instantiate = (spec: TemplateSpecification, env: typeof Handlebars) =>
   env.template(new Function(`return ${spec}`)());
 
 /** Compiles now (so syntax errors and unknown helpers throw at start-up), never again. */
+/**
+ * compileTemplate with memory: each distinct source (and mode) is compiled once, since a compiled
+ * template holds no per-organization state. Emptied when it holds `max` templates.
+ */
+export function templateCache(max: number): (source: string, markdown: boolean) => TemplateFn {
+  const compiled = new Map<string, TemplateFn>();
+  return (source, markdown) => {
+    const key = `${markdown ? "m" : "t"}:${source}`;
+    let fn = compiled.get(key);
+    if (!fn) {
+      fn = compileTemplate(source, { markdown });
+      if (compiled.size >= max) compiled.clear();
+      compiled.set(key, fn);
+    }
+    return fn;
+  };
+}
+
 export function compileTemplate(source: string, settings: CompileSettings = {}): TemplateFn {
   const ast = parse(source, settings.markdown !== false);
   const spec = engine.precompile(ast, COMPILE_OPTIONS);

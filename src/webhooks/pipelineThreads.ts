@@ -14,7 +14,7 @@ import type { Integration } from "./registry";
 export interface RenderLimits {
   /** Worker threads; 0 runs the pipeline on the event loop. */
   threads: number;
-  /** Time one delivery may take on its thread (loading the plugin does not count). */
+  /** Time one delivery may take on its thread (starting the thread and loading the plugin do not count). */
   timeoutMs: number;
   /** Heap (old generation) one thread may use. */
   memoryMb: number;
@@ -58,6 +58,7 @@ export interface WarmUp {
 }
 
 export type ThreadReply =
+  | { ready: true }
   | { id: number; loaded: true }
   | { id: number; result: { outcome: Outcome } | { error: WireError; event?: string; eventKey?: string } };
 
@@ -123,6 +124,8 @@ interface Slot {
    * a busy event loop to hand it the next.
    */
   tasks: Task[];
+  /** The thread has started (its modules are loaded): before that, no task's clock runs. */
+  ready: boolean;
   timer?: NodeJS.Timeout;
   /** The error the thread died of, if any (out of memory, a crash). */
   failure?: Error & { code?: string };
@@ -200,7 +203,7 @@ export class PipelineThreads {
       if (!slot) break;
       const task = this.queue.shift() as Task;
       slot.tasks.push(task);
-      if (slot.tasks.length === 1) this.arm(slot);
+      if (slot.tasks.length === 1 && slot.ready) this.arm(slot);
       const batch = batches.get(slot) ?? [];
       batch.push(encodeTask(task.wire, task.body));
       batches.set(slot, batch);
@@ -210,7 +213,7 @@ export class PipelineThreads {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(this.limits.memoryMb), tasks: [] };
+    const slot: Slot = { worker: startWorker(this.limits.memoryMb), tasks: [], ready: false };
     slot.worker.unref();
     slot.worker.on("message", (reply: string) => this.onReply(slot, JSON.parse(reply) as ThreadReply));
     slot.worker.on("error", (err) => (slot.failure = err));
@@ -220,8 +223,9 @@ export class PipelineThreads {
   }
 
   /**
-   * (Re)starts the running task's clock: when it becomes the first of its thread, and again once
-   * the thread has loaded its plugin. The thread may have started it a little earlier (its previous
+   * (Re)starts the running task's clock: when it becomes the first of its thread (once the thread
+   * has started: starting one takes about a second, more on a loaded machine), and again once the
+   * thread has loaded its plugin. The thread may have started it a little earlier (its previous
    * answer was still waiting for the event loop), so a delivery gets at least the limit, never less.
    */
   private arm(slot: Slot): void {
@@ -230,6 +234,11 @@ export class PipelineThreads {
   }
 
   private onReply(slot: Slot, reply: ThreadReply): void {
+    if ("ready" in reply) {
+      slot.ready = true;
+      if (slot.tasks.length > 0) this.arm(slot);
+      return;
+    }
     const task = slot.tasks[0];
     if (!task || task.wire.id !== reply.id) return;
     if ("loaded" in reply) return this.arm(slot);

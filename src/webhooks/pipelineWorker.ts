@@ -2,27 +2,15 @@
 // compiles an organization's template overrides from their sources (cached), runs the pipeline and
 // answers with plain data.
 import { parentPort } from "node:worker_threads";
-import { compileTemplate, type TemplateFn } from "./helpers";
+import { templateCache } from "./helpers";
 import { loadIntegrationFolder } from "./loader";
 import { settlePipeline, type EventOverride, type PipelineResult } from "./pipeline";
 import type { Integration } from "./registry";
 import { decodeTask, toWireError, type ThreadReply, type ThreadTask, type WarmUp } from "./pipelineThreads";
 
 const integrations = new Map<string, Integration>();
-/** Compiled override templates by source; cleared when full (overrides change rarely). */
-const compiled = new Map<string, TemplateFn>();
-const MAX_COMPILED = 2_000;
-
-function compiledOverride(source: string, markdown: boolean): TemplateFn {
-  const key = `${markdown ? "m" : "t"}:${source}`;
-  let fn = compiled.get(key);
-  if (!fn) {
-    fn = compileTemplate(source, { markdown });
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    compiled.set(key, fn);
-  }
-  return fn;
-}
+/** Override templates, compiled from their sources as the main thread compiles them. */
+const compiledOverride = templateCache(10_000);
 
 function overridesOf(task: ThreadTask): Map<string, EventOverride> | undefined {
   if (!task.request.overrides) return undefined;
@@ -89,3 +77,6 @@ function serve(message: string): void {
     reply({ id: task.id, result: { error: toWireError(err) } });
   }
 }
+
+// Started: from now on the main thread's clock runs for the tasks it sends here.
+reply({ ready: true });

@@ -108,6 +108,21 @@ describe("render threads", () => {
   });
 });
 
+describe("render threads' clock", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_TIMEOUT_MS: "200" });
+  });
+  afterAll(() => server.close());
+
+  it("does not count starting the thread or loading the plugin (each takes longer than this limit)", async () => {
+    expect((await deliver(server, { title: "first" })).status).toBe(200);
+    expect((await deliver(server, { title: "endless", mode: "forever" })).body.code).toBe("RENDER_LIMIT_EXCEEDED");
+    // On the thread started in its place: started and loaded afresh, not counted either.
+    expect((await deliver(server, { title: "next" })).status).toBe(200);
+  });
+});
+
 describe("render threads' memory limit", () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -15,7 +15,7 @@ import {
 import { ApiError, Errors } from "../../errors";
 import type { EventBus } from "../../events/bus";
 import { loadFixtureCases } from "../../webhooks/fixtures";
-import { compileTemplate, type TemplateFn } from "../../webhooks/helpers";
+import { compileTemplate, templateCache } from "../../webhooks/helpers";
 import { runPipeline, type EventOverride, type Outcome } from "../../webhooks/pipeline";
 import type { Integration, IntegrationRegistry } from "../../webhooks/registry";
 import { assertAdmin } from "../users/users";
@@ -59,7 +59,8 @@ export class WebhookOverrides {
   private readonly cache = new Map<number, Promise<RealmOverrides>>();
   /** Bumped on every change, so a load that raced a change does not cache stale rows. */
   private readonly generation = new Map<number, number>();
-  private readonly compiled = new Map<string, TemplateFn>();
+  /** Compiles once per distinct source (a template's compiled form has no per-realm state). */
+  private readonly compile = templateCache(10_000);
 
   constructor(
     private readonly db: Db,
@@ -75,18 +76,6 @@ export class WebhookOverrides {
   private forget(realmId: number): void {
     this.generation.set(realmId, (this.generation.get(realmId) ?? 0) + 1);
     this.cache.delete(realmId);
-  }
-
-  /** Compiles once per distinct source (a template's compiled form has no per-realm state). */
-  private compile(source: string, markdown: boolean): TemplateFn {
-    const key = `${markdown ? "m" : "t"}:${source}`;
-    let fn = this.compiled.get(key);
-    if (!fn) {
-      fn = compileTemplate(source, { markdown });
-      if (this.compiled.size > 10_000) this.compiled.clear();
-      this.compiled.set(key, fn);
-    }
-    return fn;
   }
 
   private compileRow(row: Pick<WebhookOverrideRow, "template" | "topic">): EventOverride {
