@@ -120,6 +120,9 @@ export const Errors = {
       { allowed_methods: allowed },
       { headers: allowed.length ? { Allow: allowed.join(", ") } : {} },
     ),
+  /** A JSON body or parameter nested past MAX_JSON_DEPTH (src/json.ts's JsonTooDeepError). */
+  jsonTooDeep: (err: { message: string; limit: number }) =>
+    new ApiError("BAD_REQUEST", err.message, { limit: err.limit }),
   tooLarge: (what: string, limit: number) =>
     new ApiError("REQUEST_TOO_LARGE", `${what} is too large: the limit is ${limit} bytes`, { limit }),
   rateLimited: (retryAfterSeconds: number) =>

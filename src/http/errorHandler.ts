@@ -66,7 +66,7 @@ const allowedMethods = (ctx: Context) =>
 
 /** Errors thrown by Koa/koa-body/formidable that are the client's fault. */
 function translateKnownError(err: unknown): ApiError | undefined {
-  if (err instanceof JsonTooDeepError) return new ApiError("BAD_REQUEST", err.message, { limit: err.limit });
+  if (err instanceof JsonTooDeepError) return Errors.jsonTooDeep(err);
   const e = err as {
     status?: number;
     statusCode?: number;

@@ -17,7 +17,7 @@ function parseJson(text: string): unknown {
   } catch (err) {
     // Answered here rather than by the HTTP error handler: the pipeline runs on a render thread,
     // and only an ApiError keeps its meaning across.
-    if (err instanceof JsonTooDeepError) throw new ApiError("BAD_REQUEST", err.message, { limit: err.limit });
+    if (err instanceof JsonTooDeepError) throw Errors.jsonTooDeep(err);
     throw Errors.malformedJson();
   }
 }

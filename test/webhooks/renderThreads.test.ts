@@ -31,26 +31,32 @@ afterAll(() => fs.rmSync(pluginsDir, { recursive: true, force: true }));
 const deliver = (server: TestServer, payload: Record<string, unknown>) =>
   postWebhook(server, "slowpoke", { body: JSON.stringify(payload), query: { stream: "general" } });
 
-describe("render threads", () => {
-  let server: TestServer;
+/** A test server with these settings for the enclosing describe block (started once, closed after). */
+function serverWith(env: Record<string, string>): () => TestServer {
+  let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startTestServer({
-      INTEGRATIONS_DIR: pluginsDir,
-      WEBHOOK_RENDER_THREADS: "1",
-      WEBHOOK_RENDER_TIMEOUT_MS: "1000",
-    });
+    server = await startTestServer(env);
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
+  return () => server as TestServer;
+}
+
+describe("render threads", () => {
+  const server = serverWith({
+    INTEGRATIONS_DIR: pluginsDir,
+    WEBHOOK_RENDER_THREADS: "1",
+    WEBHOOK_RENDER_TIMEOUT_MS: "1000",
+  });
 
   it("keeps the event loop serving while a delivery renders", async () => {
-    expect((await deliver(server, { title: "warm-up" })).status).toBe(200); // the thread loads the plugin
+    expect((await deliver(server(), { title: "warm-up" })).status).toBe(200); // the thread loads the plugin
     const finished: string[] = [];
-    const slow = deliver(server, { title: "slow", mode: "spin", ms: 800 }).then((res) => {
+    const slow = deliver(server(), { title: "slow", mode: "spin", ms: 800 }).then((res) => {
       finished.push("webhook");
       return res;
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const settings = await fetch(`${server.url}/api/v1/server_settings`);
+    const settings = await fetch(`${server().url}/api/v1/server_settings`);
     finished.push("server_settings");
     expect(settings.status).toBe(200);
     expect((await slow).status).toBe(200);
@@ -59,9 +65,9 @@ describe("render threads", () => {
   });
 
   it("stops a delivery past the time limit with a 400 naming it; deliveries queued behind it still post", async () => {
-    const before = await latestMessageId(server);
-    const endless = deliver(server, { title: "endless", mode: "forever" });
-    const queued = ["one", "two", "three"].map((title) => deliver(server, { title }));
+    const before = await latestMessageId(server());
+    const endless = deliver(server(), { title: "endless", mode: "forever" });
+    const queued = ["one", "two", "three"].map((title) => deliver(server(), { title }));
     const res = await endless;
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
@@ -72,17 +78,19 @@ describe("render threads", () => {
       limit_name: "WEBHOOK_RENDER_TIMEOUT_MS",
     });
     expect((await Promise.all(queued)).map((r) => r.status)).toEqual([200, 200, 200]);
-    const stored = (await messagesSince(server, before)).map((m) => m.content).sort();
+    const stored = (await messagesSince(server(), before)).map((m) => m.content).sort();
     expect(stored).toEqual(["Hello one", "Hello three", "Hello two"]);
     // The replacement thread serves the next delivery.
-    expect((await deliver(server, { title: "after" })).status).toBe(200);
+    expect((await deliver(server(), { title: "after" })).status).toBe(200);
   });
 
   it("gives a preview the same limit: it answers the error instead of what would be posted", async () => {
-    const res = await server.as(server.users.member).post("/webhooks/preview", {
-      integration: "slowpoke",
-      body: JSON.stringify({ title: "endless", mode: "forever" }),
-    });
+    const res = await server()
+      .as(server().users.member)
+      .post("/webhooks/preview", {
+        integration: "slowpoke",
+        body: JSON.stringify({ title: "endless", mode: "forever" }),
+      });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       outcome: "error",
@@ -92,47 +100,39 @@ describe("render threads", () => {
   });
 
   it("answers a plugin's own bug as before: a 500 with a request id, nothing stored", async () => {
-    const before = await latestMessageId(server);
-    const res = await deliver(server, { title: "bug", mode: "bug" });
+    const before = await latestMessageId(server());
+    const res = await deliver(server(), { title: "bug", mode: "bug" });
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ result: "error", code: "INTERNAL_SERVER_ERROR" });
     expect(typeof res.body.request_id).toBe("string");
-    expect(await messagesSince(server, before)).toEqual([]);
+    expect(await messagesSince(server(), before)).toEqual([]);
   });
 
   it("keeps a refused delivery's meaning across the thread: a too-deep body is the same 400", async () => {
     const deep = `{"title":${"[".repeat(150)}${"]".repeat(150)}}`;
-    const res = await postWebhook(server, "slowpoke", { body: deep, query: { stream: "general" } });
+    const res = await postWebhook(server(), "slowpoke", { body: deep, query: { stream: "general" } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "BAD_REQUEST", limit: 100 });
   });
 });
 
 describe("render threads' clock", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_TIMEOUT_MS: "200" });
-  });
-  afterAll(() => server.close());
+  const server = serverWith({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_TIMEOUT_MS: "200" });
 
   it("does not count starting the thread or loading the plugin (each takes longer than this limit)", async () => {
-    expect((await deliver(server, { title: "first" })).status).toBe(200);
-    expect((await deliver(server, { title: "endless", mode: "forever" })).body.code).toBe("RENDER_LIMIT_EXCEEDED");
+    expect((await deliver(server(), { title: "first" })).status).toBe(200);
+    expect((await deliver(server(), { title: "endless", mode: "forever" })).body.code).toBe("RENDER_LIMIT_EXCEEDED");
     // On the thread started in its place: started and loaded afresh, not counted either.
-    expect((await deliver(server, { title: "next" })).status).toBe(200);
+    expect((await deliver(server(), { title: "next" })).status).toBe(200);
   });
 });
 
 describe("render threads' memory limit", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_MEMORY_MB: "64" });
-  });
-  afterAll(() => server.close());
+  const server = serverWith({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_MEMORY_MB: "64" });
 
   it("stops a delivery that needs more memory than a thread has, and serves the next", async () => {
-    const before = await latestMessageId(server);
-    const res = await deliver(server, { title: "hog", mode: "hog" });
+    const before = await latestMessageId(server());
+    const res = await deliver(server(), { title: "hog", mode: "hog" });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: "RENDER_LIMIT_EXCEEDED",
@@ -140,23 +140,19 @@ describe("render threads' memory limit", () => {
       limit: 64,
       limit_name: "WEBHOOK_RENDER_MEMORY_MB",
     });
-    expect((await deliver(server, { title: "fine" })).status).toBe(200);
-    expect((await messagesSince(server, before)).map((m) => m.content)).toEqual(["Hello fine"]);
+    expect((await deliver(server(), { title: "fine" })).status).toBe(200);
+    expect((await messagesSince(server(), before)).map((m) => m.content)).toEqual(["Hello fine"]);
   });
 });
 
 describe("render threads off (WEBHOOK_RENDER_THREADS=0)", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_THREADS: "0" });
-  });
-  afterAll(() => server.close());
+  const server = serverWith({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_THREADS: "0" });
 
   it("renders on the event loop, with the same answers", async () => {
-    const before = await latestMessageId(server);
-    expect((await deliver(server, { title: "inline" })).status).toBe(200);
-    expect((await deliver(server, { title: "bug", mode: "bug" })).status).toBe(500);
-    expect((await messagesSince(server, before)).map((m) => m.content)).toEqual(["Hello inline"]);
+    const before = await latestMessageId(server());
+    expect((await deliver(server(), { title: "inline" })).status).toBe(200);
+    expect((await deliver(server(), { title: "bug", mode: "bug" })).status).toBe(500);
+    expect((await messagesSince(server(), before)).map((m) => m.content)).toEqual(["Hello inline"]);
   });
 });
 
