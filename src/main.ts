@@ -152,8 +152,8 @@ async function start(): Promise<void> {
         "Set REDIS_URL, or leave WEB_CONCURRENCY unset (1).",
     );
   }
-  // Workers starting together on an empty database could both create Knex's lock table and each
-  // insert its row, after which neither can take the lock: the primary migrates before forking.
+  // The primary migrates before forking, so the workers find nothing to do instead of queuing for
+  // the migration lock.
   await migrateDatabase(config);
   runPrimary(config.webConcurrency);
 }

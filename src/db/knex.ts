@@ -8,10 +8,11 @@ export type Trx = Knex.Transaction;
 /** Anything a query can run on: the pool or an open transaction. */
 export type Queryable = Knex | Knex.Transaction;
 
+const MIGRATION_TABLE = "knex_migrations";
 export const MIGRATIONS_DIR = path.join(__dirname, "migrations");
 
 export function knexConfig(databaseUrl: string | undefined, dataDir: string): Knex.Config {
-  const migrations = { directory: MIGRATIONS_DIR, loadExtensions: [".ts", ".js"], tableName: "knex_migrations" };
+  const migrations = { directory: MIGRATIONS_DIR, loadExtensions: [".ts", ".js"], tableName: MIGRATION_TABLE };
   if (databaseUrl && /^mysql2?:\/\//.test(databaseUrl)) {
     return {
       client: "mysql2",
@@ -94,6 +95,42 @@ export function createDb(databaseUrl: string | undefined, dataDir: string): Db {
 /** How long a starting process waits for another one's migration run to finish. */
 const MIGRATION_LOCK_WAIT_MS = 120_000;
 
+const MIGRATION_LOCK_TABLE = `${MIGRATION_TABLE}_lock`;
+/** The one row of the lock table: a fixed key, so that racing processes cannot insert two. */
+const MIGRATION_LOCK_ROW = 1;
+
+/**
+ * Creates Knex's two migration tables (with the columns Knex gives them) and the lock table's single
+ * row, before Knex would. Knex inserts that row when it finds the table empty, so processes starting
+ * together on an empty database could each insert one; with two rows its lock update changes two and
+ * nobody ever gets the lock ("Migration table is already locked" until the wait runs out), or each
+ * gets a row and both migrate. Here the row has a fixed key and a second one is never inserted; any
+ * other row (such a race's leftover) is removed.
+ */
+async function prepareMigrationTables(db: Db): Promise<void> {
+  const createUnlessPresent = async (table: string, columns: (t: Knex.CreateTableBuilder) => void) => {
+    if (await db.schema.hasTable(table)) return;
+    try {
+      await db.schema.createTable(table, columns);
+    } catch (err) {
+      // Another process created it between the check and here.
+      if (!(await db.schema.hasTable(table))) throw err;
+    }
+  };
+  await createUnlessPresent(MIGRATION_TABLE, (t) => {
+    t.increments();
+    t.string("name");
+    t.integer("batch");
+    t.timestamp("migration_time");
+  });
+  await createUnlessPresent(MIGRATION_LOCK_TABLE, (t) => {
+    t.increments("index").primary();
+    t.integer("is_locked");
+  });
+  await db(MIGRATION_LOCK_TABLE).insert({ index: MIGRATION_LOCK_ROW, is_locked: 0 }).onConflict("index").ignore();
+  await db(MIGRATION_LOCK_TABLE).whereNot("index", MIGRATION_LOCK_ROW).delete();
+}
+
 /**
  * Brings the schema up to date. Several processes starting at once on one database race for
  * Knex's migration lock; the losers wait for the winner and then find nothing left to do.
@@ -102,6 +139,7 @@ export async function migrateLatest(db: Db, waitMs = MIGRATION_LOCK_WAIT_MS): Pr
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
+      await prepareMigrationTables(db);
       await db.migrate.latest();
       return;
     } catch (err) {

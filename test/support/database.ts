@@ -6,13 +6,21 @@ import path from "node:path";
 import { createDb, type Db } from "../../src/db/knex";
 import { freshDatabaseUrl } from "./harness";
 
-export async function openFreshDatabase(): Promise<{ db: Db; close(): Promise<void> }> {
+/** `openAnother` opens one more connection pool on the same database (closed by `close`). */
+export async function openFreshDatabase(): Promise<{ db: Db; openAnother(): Db; close(): Promise<void> }> {
   const database = await freshDatabaseUrl();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-db-"));
   const db = createDb(database.url, dataDir);
+  const others: Db[] = [];
   return {
     db,
+    openAnother() {
+      const other = createDb(database.url, dataDir);
+      others.push(other);
+      return other;
+    },
     async close() {
+      for (const other of others) await other.destroy();
       await db.destroy();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
