@@ -2,6 +2,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import knex, { Knex } from "knex";
+import {
+  startWalCheckpointer,
+  WAL_CHECKPOINTER_DEFAULTS,
+  type WalCheckpointer,
+  type WalCheckpointerOptions,
+} from "./walCheckpointer";
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -46,6 +52,9 @@ export function knexConfig(databaseUrl: string | undefined, dataDir: string): Kn
         cachePreparedStatements(conn);
         conn.pragma("journal_mode = WAL");
         conn.pragma("synchronous = NORMAL");
+        // Checkpoints run on a worker thread instead (walCheckpointer.ts); SQLite's own would run on
+        // the event loop, inside a commit.
+        conn.pragma("wal_autocheckpoint = 0");
         conn.pragma("foreign_keys = ON");
         conn.pragma("busy_timeout = 5000");
         done(null, conn);
@@ -83,13 +92,35 @@ function cachePreparedStatements(conn: SqliteConnection): void {
   };
 }
 
-export function createDb(databaseUrl: string | undefined, dataDir: string): Db {
+export function createDb(
+  databaseUrl: string | undefined,
+  dataDir: string,
+  checkpoints: WalCheckpointerOptions = WAL_CHECKPOINTER_DEFAULTS,
+): Db {
   const config = knexConfig(databaseUrl, dataDir);
-  if (config.client === "better-sqlite3") {
-    const filename = (config.connection as { filename: string }).filename;
-    if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
-  }
-  return knex(config);
+  if (config.client !== "better-sqlite3") return knex(config);
+  const filename = (config.connection as { filename: string }).filename;
+  if (filename === ":memory:") return knex(config);
+  fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  const db = knex(config);
+  const checkpointer = startWalCheckpointer(db, path.resolve(filename), checkpoints);
+  walCheckpointers.set(db, checkpointer);
+  // Knex's destroy() is read-only and ends in its client's; the thread's connection closes first, so
+  // the pool's, the last one, leaves the database file whole.
+  const client = db.client as { destroy(callback?: unknown): Promise<void> };
+  const destroyPool = client.destroy.bind(client);
+  client.destroy = async (callback?: unknown) => {
+    await checkpointer.stop();
+    return destroyPool(callback);
+  };
+  return db;
+}
+
+const walCheckpointers = new WeakMap<Db, WalCheckpointer>();
+
+/** The checkpointer of a SQLite file's pool (none for MySQL or `:memory:`). */
+export function walCheckpointerOf(db: Db): WalCheckpointer | undefined {
+  return walCheckpointers.get(db);
 }
 
 /** How long a starting process waits for another one's migration run to finish. */
