@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import type { AppDeps } from "./deps";
 import { CACHE_INVALIDATION, cachesOf, SHARED_TTL_MS } from "./db/cache";
 import { createDb, migrateLatest } from "./db/knex";
+import { WAL_CHECKPOINTER_DEFAULTS } from "./db/walCheckpointer";
 import {
   createMemoryBus,
   createRedisBus,
@@ -51,7 +52,11 @@ export async function createDeps(
   const logger = createLogger(config.logLevel, options.logDestination);
   // Plugins first: a broken integration stops start-up before anything is opened.
   const integrations = options.integrations === false ? emptyRegistry() : await loadIntegrationsForApp(config);
-  const db = createDb(config.databaseUrl, config.dataDir);
+  const db = createDb(config.databaseUrl, config.dataDir, {
+    ...WAL_CHECKPOINTER_DEFAULTS,
+    onFailure: (reason) =>
+      logger.error({ reason }, "SQLite checkpoint thread failed; SQLite checkpoints inside commits again"),
+  });
   if (options.migrate !== false) await migrateLatest(db);
   let redis: Redis | undefined;
   let redisHealth: ReturnType<typeof redisHealthLog> | undefined;

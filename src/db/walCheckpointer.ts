@@ -18,6 +18,8 @@ export interface WalCheckpointerOptions {
    * pages, new queries wait (the event loop does not) while one checkpoint runs alone.
    */
   maxPages: number;
+  /** Told why the thread failed (SQLite checkpoints itself again from then on). */
+  onFailure?: (reason: string) => void;
 }
 
 export const WAL_CHECKPOINTER_DEFAULTS: WalCheckpointerOptions = {
@@ -106,7 +108,9 @@ export function startWalCheckpointer(
     stats.failure = String((err as { message?: unknown } | undefined)?.message ?? err);
     worker = undefined;
     answerRequested?.(undefined);
-    if (!stopped) db.raw(`PRAGMA wal_autocheckpoint = 1000`).catch(() => undefined);
+    if (stopped) return;
+    options.onFailure?.(stats.failure);
+    db.raw(`PRAGMA wal_autocheckpoint = 1000`).catch(() => undefined);
   };
 
   // With the one connection held, no commit lands between the checkpoint and the next write, so
