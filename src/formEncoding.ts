@@ -13,9 +13,13 @@ export function decodeUtf8(bytes: Buffer): string {
   }
 }
 
-/** application/x-www-form-urlencoded → object; a malformed %-sequence or invalid UTF-8 is a 400. */
+/**
+ * application/x-www-form-urlencoded → object; a malformed %-sequence or invalid UTF-8 is a 400. The
+ * object has no prototype, so that every name is a parameter of its own: `__proto__=x` is kept (and
+ * reported as ignored) rather than dropped, and `toString` is never found as given when it was not.
+ */
 export function parseUrlencoded(text: string, what = "Request body"): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   if (!text) return out;
   for (const pair of text.split("&")) {
     if (pair === "") continue;

@@ -44,7 +44,7 @@ function buildApp(handlerOptions: ErrorHandlerOptions, withLogger = true): Koa {
   app.use(bodyParser({ maxBodyBytes: MAX_BODY, maxUploadBytes: MAX_UPLOAD, uploadDir }));
   const router = new Router();
   router.all("/echo", (ctx) => ok(ctx, { params: ctx.state.rawParams }));
-  router.get("/declared", (ctx) => {
+  router.all("/declared", (ctx) => {
     const { a } = parseParams(ctx, { a: P.string() });
     ok(ctx, { a });
   });
@@ -555,6 +555,28 @@ describe("success envelope", () => {
       ignored_parameters_unsupported: ["b", "c"],
     });
     expect((await call("/declared?a=1")).body).toEqual({ result: "success", msg: "", a: "1" });
+  });
+
+  it("keeps parameters named like Object's own properties as parameters, in the query, a form and JSON", async () => {
+    const ignored = (res: { body: Record<string, unknown> }) => res.body.ignored_parameters_unsupported;
+    expect(ignored(await call("/declared?a=1&__proto__=2&toString=3&constructor=4"))).toEqual([
+      "__proto__",
+      "toString",
+      "constructor",
+    ]);
+    const form = await call("/declared", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "a=1&__proto__=x&hasOwnProperty=y",
+    });
+    expect([form.body.a, ignored(form)]).toEqual(["1", ["__proto__", "hasOwnProperty"]]);
+    const json = await call("/declared", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a": "1", "__proto__": {"polluted": true}}',
+    });
+    expect([json.body.a, ignored(json)]).toEqual(["1", ["__proto__"]]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 
