@@ -84,11 +84,7 @@ parentPort.on("message", (message) => {
 `;
 
 /** The SQLite file's checkpoints move to a worker thread; `db` is the pool whose connection commits. */
-export function startWalCheckpointer(
-  db: Knex,
-  filename: string,
-  options: WalCheckpointerOptions = WAL_CHECKPOINTER_DEFAULTS,
-): WalCheckpointer {
+export function startWalCheckpointer(db: Knex, filename: string, options: WalCheckpointerOptions): WalCheckpointer {
   const stats: WalCheckpointerStats = {
     started: false,
     checkpoints: 0,
@@ -150,8 +146,10 @@ export function startWalCheckpointer(
       if (!message.periodic) return;
       record(message.periodic);
       if (message.periodic.log > options.maxPages && !exclusive && !stopped) {
+        // Only taking the connection can fail (a pool closing or busy past its timeout): the next
+        // periodic checkpoint tries again, and the thread carries on.
         exclusive = checkpointExclusively()
-          .catch(restoreSqliteCheckpoints)
+          .catch(() => undefined)
           .finally(() => (exclusive = undefined));
       }
     });
