@@ -79,17 +79,21 @@ export async function linkedMessageIds(q: Queryable, attachmentIds: number[]): P
   return out;
 }
 
-/** Did a message linking the file reach this user, or land in a channel the user is subscribed to? */
-export async function userCanSeeLinkedMessage(q: Queryable, attachmentId: number, userId: number): Promise<boolean> {
+/** Did a message linking the file reach this user (a row of their own)? */
+export async function userReceivedLinkedMessage(q: Queryable, attachmentId: number, userId: number): Promise<boolean> {
   const received = await q("attachment_messages as am")
     .join("user_messages as um", "um.message_id", "am.message_id")
     .where({ "am.attachment_id": attachmentId, "um.user_id": userId })
     .first("am.message_id");
-  if (received) return true;
-  const inSubscribedChannel = await q("attachment_messages as am")
+  return Boolean(received);
+}
+
+/** The channels of the messages linking the file (direct messages have none). */
+export async function linkedMessageStreamIds(q: Queryable, attachmentId: number): Promise<number[]> {
+  const rows = await q("attachment_messages as am")
     .join("messages as m", "m.id", "am.message_id")
-    .join("subscriptions as s", "s.stream_id", "m.stream_id")
-    .where({ "am.attachment_id": attachmentId, "s.user_id": userId, "s.active": true })
-    .first("am.message_id");
-  return Boolean(inSubscribedChannel);
+    .where({ "am.attachment_id": attachmentId })
+    .whereNotNull("m.stream_id")
+    .distinct("m.stream_id");
+  return (rows as { stream_id: number }[]).map((r) => Number(r.stream_id));
 }

@@ -2,6 +2,8 @@
 // deletion, message links, and that refused uploads leave nothing on disk.
 import fs from "node:fs";
 import path from "node:path";
+import { upsertSubscriptions } from "../../src/db/subscriptions";
+import { insertChannel } from "../../src/services/channels/channels";
 import { startTestServer, type TestServer, type TestUser } from "../support/harness";
 
 let server: TestServer;
@@ -44,6 +46,11 @@ export function filesOnDisk(dir: string): string[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath ?? (e as any).path, e.name));
+}
+
+async function lastMessageId(): Promise<number> {
+  const [row] = await server.db("messages").max({ id: "id" });
+  return Number(row.id);
 }
 
 async function counts() {
@@ -220,6 +227,47 @@ describe("who may read an upload, and GET /attachments", () => {
     expect(leak.status).toBe(200);
     expect(await server.db("attachment_messages").where({ message_id: leak.body.id })).toEqual([]);
     expect((await getRaw(server, server.users.admin, up.body.uri)).status).toBe(403);
+  });
+
+  it("refuses a later subscriber the files of a channel whose history is not shared, as it refuses the message", async () => {
+    const { owner, member, other, moderator } = server.users;
+    const secret = await insertChannel(server.db, server.realm, owner, {
+      name: "protected-history",
+      invite_only: true,
+      history_public_to_subscribers: false,
+    });
+    await upsertSubscriptions(
+      server.db,
+      [owner, member].map((u) => ({ user_id: u.id, stream_id: secret.id })),
+    );
+    const up = await upload(server, member, [{ field: "file", name: "minutes.txt", data: "before you came" }]);
+    const sent = await server
+      .as(member)
+      .post("/messages", { type: "stream", to: secret.id, topic: "files", content: `[minutes](${up.body.uri})` });
+    expect(sent.status).toBe(200);
+    expect((await getRaw(server, owner, up.body.uri)).status).toBe(200); // received it
+    expect((await getRaw(server, member, up.body.uri)).status).toBe(200); // the uploader
+
+    await upsertSubscriptions(server.db, [{ user_id: other.id, stream_id: secret.id }]);
+    expect((await server.as(other).get(`/messages/${sent.body.id}`)).status).toBe(400);
+    const denied = await getRaw(server, other, up.body.uri);
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.bytes.toString())).toMatchObject({ msg: "You are not authorized to view this file." });
+
+    // What the later subscriber receives links the file for them.
+    const again = await server
+      .as(owner)
+      .post("/messages", { type: "stream", to: secret.id, topic: "files", content: `again ${up.body.uri}` });
+    expect(again.status).toBe(200);
+    expect((await getRaw(server, other, up.body.uri)).status).toBe(200);
+    // A shared-history channel's files go with its messages: a member who may read them may read the file.
+    const shared = await insertChannel(server.db, server.realm, owner, { name: "shared-history" });
+    await upsertSubscriptions(server.db, [{ user_id: owner.id, stream_id: shared.id }]);
+    const up2 = await upload(server, owner, [{ field: "file", name: "open.txt", data: "open" }]);
+    await server.as(owner).post("/messages", { type: "stream", to: shared.id, topic: "t", content: up2.body.uri });
+    expect((await server.as(moderator).get("/messages/" + (await lastMessageId()))).status).toBe(200);
+    expect((await getRaw(server, moderator, up2.body.uri)).status).toBe(200);
+    expect((await getRaw(server, server.users.guest, up2.body.uri)).status).toBe(403);
   });
 
   it("answers 404 for unknown paths and 401 without credentials", async () => {

@@ -31,11 +31,19 @@ export async function accessMessage(
   if (!message) throw Errors.invalidMessage();
   const stream = message.stream_id !== null ? await findStreamById(q, realm.id, message.stream_id) : undefined;
   if ((await findUserMessageFlags(q, user.id, messageId)) !== undefined) return { message, stream, hasRow: true };
-  if (!stream || !bool(stream.history_public_to_subscribers)) throw Errors.invalidMessage();
-  const subscribed = await isSubscribed(q, user.id, stream.id);
-  const allowed = bool(stream.invite_only) ? subscribed : subscribed || !isGuest(user) || bool(stream.is_web_public);
-  if (!allowed) throw Errors.invalidMessage();
+  if (!stream || !(await canReadChannelHistory(q, user, stream))) throw Errors.invalidMessage();
   return { message, stream, hasRow: false };
+}
+
+/**
+ * May the user read a channel's messages that they have no row for? Only where the history is
+ * shared with subscribers, and then as a subscriber, or in a public channel as a member (a guest
+ * only if it is web-public). Reading a message and downloading a file it links (uploads) share it.
+ */
+export async function canReadChannelHistory(q: Queryable, user: UserRow, stream: StreamRow): Promise<boolean> {
+  if (!bool(stream.history_public_to_subscribers)) return false;
+  const subscribed = await isSubscribed(q, user.id, stream.id);
+  return bool(stream.invite_only) ? subscribed : subscribed || !isGuest(user) || bool(stream.is_web_public);
 }
 
 /** Gives the user a (historical, read) row for a message they reached through channel history. */

@@ -12,10 +12,13 @@ import {
   linkedMessageIds,
   listOwnedAttachments,
   realmUploadSpaceUsed,
-  userCanSeeLinkedMessage,
+  linkedMessageStreamIds,
+  userReceivedLinkedMessage,
   type AttachmentRow,
 } from "../../db/attachments";
 import { nowSeconds, type RealmRow, type UserRow } from "../../db/rows";
+import { findStreamById } from "../../db/streams";
+import { canReadChannelHistory } from "../messages/access";
 import { withTransaction } from "../../db/transaction";
 import { ApiError, Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
@@ -127,10 +130,21 @@ export async function storeUpload(
   }
 }
 
+/**
+ * The reference's rule: the uploader may always read a file; anyone else only through a message
+ * linking it that they may read (their own row, or a channel whose history they may read, the
+ * same rule as fetching that message). A later subscriber of a channel whose history is not
+ * shared with subscribers does not get the files of its earlier messages.
+ */
 export async function canReadAttachment(q: Queryable, user: UserRow, attachment: AttachmentRow): Promise<boolean> {
   if (attachment.realm_id !== user.realm_id) return false;
   if (attachment.owner_id === user.id) return true;
-  return userCanSeeLinkedMessage(q, attachment.id, user.id);
+  if (await userReceivedLinkedMessage(q, attachment.id, user.id)) return true;
+  for (const streamId of await linkedMessageStreamIds(q, attachment.id)) {
+    const stream = await findStreamById(q, user.realm_id, streamId);
+    if (stream && (await canReadChannelHistory(q, user, stream))) return true;
+  }
+  return false;
 }
 
 /** The stored file behind a path_id, if the user may read it; 404/403 otherwise. */
