@@ -10,9 +10,12 @@ import { consume, countFailure, refuseWhenExhausted } from "./rateLimit";
 const CREDENTIAL_FAILURES = new Set(["INVALID_API_KEY", "UNAUTHORIZED"]);
 
 /**
- * API key (+ email) → actor, throttling guessers: an IP past its budget of failed
- * authentications is refused outright; an email past its budget gets 429 for further wrong
- * keys, while its correct key keeps working from other IPs.
+ * API key (+ email) → actor, throttling guessers: an IP or an email past its budget of failed
+ * authentications gets 429 instead of 401 for further wrong credentials. Valid credentials are
+ * always checked and accepted: senders such as GitHub deliver for many customers from shared IPs,
+ * and one customer's wrong key must not lock the others out. The check is the same indexed lookup
+ * of a SHA-256 as any request's; what makes guessing a key hopeless is its 190 bits of entropy
+ * (docs/security.md, "Webhook authentication and replay").
  */
 export async function authenticateCredentials(
   deps: AppDeps,
@@ -21,7 +24,6 @@ export async function authenticateCredentials(
   email: string | undefined,
 ): Promise<Actor> {
   const { rateLimits } = deps;
-  await refuseWhenExhausted(rateLimits.authFailuresByIp, ctx.ip, rateLimits.enabled);
   try {
     return await authenticateApiKey(deps.db, apiKey, email, hostSubdomain(ctx.host, deps.config.rootDomain));
   } catch (err) {

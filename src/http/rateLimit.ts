@@ -11,7 +11,7 @@ import { Errors } from "../errors";
 export interface RateLimits {
   byUser: RateLimiterAbstract;
   byIp: RateLimiterAbstract;
-  /** Failed authentications per client IP: past the budget, every request from that IP is refused. */
+  /** Failed authentications per client IP: past the budget, its further failures get 429 (valid keys still work). */
   authFailuresByIp: RateLimiterAbstract;
   /** Failed authentications per email: past the budget, wrong keys for it get 429 instead of 401. */
   authFailuresByEmail: RateLimiterAbstract;

@@ -156,3 +156,31 @@ describe("webhook rate limit", () => {
     expect(await messagesSince(server, before)).toHaveLength(3);
   });
 });
+
+// Senders such as GitHub deliver for many customers from the same IPs: one customer's wrong key must
+// not lock the others out. Its own server, so only these attempts count against the IP's budget.
+describe("webhook failed-authentication budget", () => {
+  const BUDGET = 5;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_AUTH_FAILURES: String(BUDGET), RATE_LIMIT_WINDOW_SECONDS: "600" });
+  });
+  afterAll(() => server.close());
+
+  it("past the IP's budget wrong keys get 429, and a valid key from the same IP is still delivered", async () => {
+    const before = await latestMessageId(server);
+    const wrong = () => postWebhook(server, "helloworld", { body: hello, apiKey: "w".repeat(32) });
+    for (let i = 0; i < BUDGET; i++) expect((await wrong()).status).toBe(401);
+    const refused = await wrong();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ result: "error", code: "RATE_LIMIT_HIT" });
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+
+    const valid = await postWebhook(server, "helloworld", { body: hello, query: { stream: "general" } });
+    expect(valid.status).toBe(200);
+    expect(valid.body).toEqual({ result: "success", msg: "" });
+    expect(await messagesSince(server, before, server.users.bot.id)).toHaveLength(1);
+    // The success gives the guesser nothing back: the next wrong key is still refused.
+    expect((await wrong()).status).toBe(429);
+  });
+});
