@@ -29,7 +29,9 @@ export type ErrorCode =
   | "BAD_EVENT_QUEUE_ID"
   | "METHOD_NOT_ALLOWED"
   | "REQUEST_HEADERS_TOO_LARGE"
-  | "SERVICE_UNAVAILABLE";
+  | "SERVICE_UNAVAILABLE"
+  | "AUTHENTICATION_FAILED"
+  | "CSRF_FAILED";
 
 /** HTTP status for each code when the caller does not pick one. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -62,6 +64,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_HEADERS_TOO_LARGE: 431,
   SERVICE_UNAVAILABLE: 503,
+  AUTHENTICATION_FAILED: 401,
+  CSRF_FAILED: 403,
 };
 
 export class ApiError extends Error {
@@ -134,5 +138,12 @@ export const Errors = {
         headers: { "Retry-After": String(Math.ceil(retryAfterSeconds)) },
       },
     ),
+  /** fetch_api_key / sign-in with a wrong email or password (the reference's code and text). */
+  authenticationFailed: () => new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect"),
+  /** A password that fails the strength rule (services/users/passwords.ts); `problem` says which part. */
+  weakPassword: (name: string, problem: string) =>
+    new ApiError("BAD_REQUEST", `New password is too weak: ${problem}`, { var_name: name }),
+  /** A cookie-authenticated change without its session's token, or a browser request from another site. */
+  csrfFailed: (reason: string) => new ApiError("CSRF_FAILED", `CSRF error: ${reason}`),
   webhookBotNotAllowed: () => new ApiError("BAD_REQUEST", "This API is not available to incoming webhook bots."),
 };
