@@ -12,7 +12,6 @@ import { createRealm, findRealm, realmUrl, setRealmDeactivated } from "./service
 import {
   BOT_TYPE_NAMES,
   changeRole,
-  createBot,
   createUser,
   findUserInRealm,
   regenerateApiKey,
@@ -20,6 +19,7 @@ import {
   setUserActive,
 } from "./services/users/users";
 import { softDeactivateIdleUsers } from "./services/users/softDeactivation";
+import { createBotAsOperator } from "./services/users/bots";
 import { writeZuliprc } from "./services/users/zuliprc";
 import { setWebhookSecretByEmail } from "./services/webhooks/secrets";
 import { deliveryToFixture } from "./services/webhooks/fixtureFromDelivery";
@@ -135,17 +135,17 @@ async function run(argv: string[]): Promise<void> {
       }
       case "create-bot": {
         const realm = await realmOf(db, opts);
-        const owner = await findUserInRealm(db, realm.id, need(opts, "owner-email"));
-        if (!owner) throw new Error(`No user '${String(opts["owner-email"])}'`);
         const botType = BOT_TYPE_NAMES[(opts.type as string) ?? "incoming-webhook"];
         if (botType === undefined) throw new Error("--type must be incoming-webhook or generic");
-        const { user, apiKey } = await createBot(db, realm.id, {
+        // The same service as POST /bots (name rules, events), without the caller's permission checks.
+        const created = await createBotAsOperator(db, realm, {
+          ownerEmail: need(opts, "owner-email"),
           email: need(opts, "email"),
           fullName: need(opts, "name"),
-          ownerId: owner.id,
           botType,
         });
-        printCredentials(user.email, apiKey, site, opts);
+        await deps.bus.publish(created.notifications);
+        printCredentials(created.bot.email, created.apiKey, site, opts);
         break;
       }
       case "create-channel": {

@@ -6,3 +6,10 @@
 export const MAX_MESSAGE_LENGTH = 10000;
 /** Longest topic, in characters (code points). */
 export const MAX_TOPIC_LENGTH = 60;
+
+/** A person's or bot's full name, in characters (the reference's 100). */
+export const MAX_FULL_NAME_LENGTH = 100;
+/** The shortest bot name the reference accepts, in characters. */
+export const MIN_BOT_FULL_NAME_LENGTH = 2;
+/** A bot's short name (the part of its email before `-bot@`), in characters. */
+export const MAX_BOT_SHORT_NAME_LENGTH = 60;

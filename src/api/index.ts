@@ -23,6 +23,8 @@ import { uploadsRoutes } from "./uploads";
 import { realmEmojiRoutes } from "./realmEmoji";
 import { invitesRoutes } from "./invites";
 import { webhookOpsRoutes } from "./webhookOps";
+import { botsRoutes } from "./bots";
+import { realmRoutes } from "./realm";
 
 const AREAS: ((kit: RouteKit) => void)[] = [
   serverSettingsRoutes,
@@ -44,6 +46,8 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   realmEmojiRoutes,
   invitesRoutes,
   webhookOpsRoutes,
+  botsRoutes,
+  realmRoutes,
 ];
 
 export function apiRouter(deps: AppDeps): Router {

@@ -40,6 +40,10 @@ export interface UserRow {
   long_term_idle: number | boolean;
   /** The newest message id when they were soft-deactivated: their rows are complete up to it. */
   last_active_message_id: number | null;
+  /** Bots: default channels and whether they see all public channels (services/users/bots.ts). */
+  default_sending_stream_id?: number | null;
+  default_events_register_stream_id?: number | null;
+  default_all_public_streams?: number | boolean;
 }
 
 export interface StreamRow {

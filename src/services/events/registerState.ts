@@ -9,7 +9,8 @@ import type { IntegrationRegistry } from "../../webhooks/registry";
 import { realmEmojiState } from "../uploads/realmEmoji";
 import { listFolders } from "../channels/folders";
 import { SERVER_CONSTANTS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../realms/serverInfo";
-import { formatUser } from "../users/format";
+import { realmBotsState } from "../users/bots";
+import { botCreationState } from "../realms/settings";
 import { userObjects } from "../users/directory";
 import { realmProfileFields } from "../profileFields/fields";
 import { FIELD_TYPE_INFO } from "../profileFields/types";
@@ -68,8 +69,9 @@ export const stateProviders: Record<string, Provider> = {
   async muted_users({ q, user }) {
     return { muted_users: await mutedUsersState(q, user.id) };
   },
-  async realm({ realm, externalUrl, longPollTimeoutSeconds }) {
+  async realm({ q, realm, externalUrl, longPollTimeoutSeconds }) {
     return {
+      ...(await botCreationState(q, realm)),
       ...SERVER_CONSTANTS,
       realm_name: realm.name,
       realm_description: realm.description,
@@ -129,8 +131,7 @@ export const stateProviders: Record<string, Provider> = {
     return { channel_folders: await listFolders(q, realm, true) };
   },
   async realm_bot({ q, realm, user }) {
-    const users = await listRealmUsers(q, realm.id);
-    return { realm_bots: users.filter((u) => bool(u.is_bot) && u.bot_owner_id === user.id).map((u) => formatUser(u)) };
+    return { realm_bots: await realmBotsState(q, realm, user) };
   },
   async realm_emoji({ q, realm }) {
     return { realm_emoji: await realmEmojiState(q, realm.id) };

@@ -29,6 +29,8 @@ export const REALM_GROUP_SETTINGS = [
   "can_manage_all_groups",
   "create_multiuse_invite_group",
   "can_add_custom_emoji_group",
+  "can_create_bots_group",
+  "can_create_write_only_bots_group",
 ] as const;
 
 /** Default realm permission settings (system group names). */
@@ -42,6 +44,8 @@ const REALM_SETTING_DEFAULTS: Record<(typeof REALM_GROUP_SETTINGS)[number], stri
   can_manage_all_groups: "role:owners",
   create_multiuse_invite_group: "role:administrators",
   can_add_custom_emoji_group: "role:members",
+  can_create_bots_group: "role:members",
+  can_create_write_only_bots_group: "role:members",
 };
 
 async function createSystemGroups(q: Queryable, realmId: number): Promise<Record<string, number>> {
