@@ -62,7 +62,10 @@ export function webhookRouter(deps: AppDeps): Router {
       });
     });
     body = await readRawBody(ctx, deps.config.limits.maxWebhookBodyBytes);
-    await deps.webhookOps.ingest({ integration, realm, bot, path: ctx.path, headers, query, body }, trace);
+    await deps.webhookOps.ingest(
+      { integration, realm, bot, path: ctx.path, headers, query, body, receivedAt: startedMs },
+      trace,
+    );
     ok(ctx);
   });
 

@@ -54,6 +54,8 @@ function notes(m: Manifest): string {
     out.push(
       `signature ${code(m.signature.header)} (HMAC-${m.signature.algorithm.toUpperCase()}, with a webhook secret)`,
     );
+  if (m.signature?.timestamp)
+    out.push(`signed ${code(m.signature.timestamp.field)} within ${m.signature.timestamp.toleranceSeconds} s`);
   if (m.setupProbe) out.push("answers HEAD/GET set-up probes");
   const direct = Object.entries(m.events)
     .filter(([, spec]) => spec.direct || spec.directWhen)

@@ -55,6 +55,16 @@ export interface SignatureSpec {
   algorithm: "sha256" | "sha1";
   /** Text before the hex digest in the header, e.g. "sha256=". */
   prefix?: string;
+  /** A delivery time inside the signed body: a signed delivery outside the tolerance is refused (a replay). */
+  timestamp?: SignedTimestampSpec;
+}
+
+export interface SignedTimestampSpec {
+  /** Payload path of the time the service sent the delivery. */
+  field: string;
+  unit: "seconds" | "milliseconds";
+  /** The service's documented tolerance between sending and receiving (and for clock skew). */
+  toleranceSeconds: number;
 }
 
 export interface UrlOption {
@@ -73,6 +83,20 @@ export interface Manifest {
   events: Record<string, EventSpec>;
   /** Applies to every event (below the event's own fields and its family's). */
   eventDefaults?: InheritedSpec;
+  /**
+   * Specs shared by the events whose key starts with `<prefix>:` (`"issue:*"` for `issue:created`,
+   * `issue:updated`…), nearest (longest prefix) first; below the event's own and dotted families'
+   * fields, above eventDefaults. A family is not an event: deliveries never match it.
+   */
+  families?: Record<string, InheritedSpec>;
+  /**
+   * Lookup tables for templates (`{{table "result" status "emoji"}}`): table → row key → field →
+   * text. Every row of a table has the same fields; the row `"*"` answers any other key, and
+   * `{key}` in a text stands for the key looked up.
+   */
+  tables?: Record<string, Record<string, Record<string, string>>>;
+  /** Folders of integrations/_shared/ whose templates (and partials) this plugin uses as its own. */
+  shared?: string[];
   unknownEvents?: "error" | "ignore";
   schema?: string;
   contentType?: ContentType;
@@ -187,6 +211,33 @@ export const MANIFEST_SCHEMA = {
       },
     },
     eventDefaults: { type: "object", additionalProperties: false, properties: inheritedProperties },
+    families: {
+      type: "object",
+      minProperties: 1,
+      propertyNames: { pattern: "^[^*]+:\\*$" },
+      additionalProperties: { type: "object", additionalProperties: false, properties: inheritedProperties },
+    },
+    tables: {
+      type: "object",
+      minProperties: 1,
+      propertyNames: { pattern: "^[A-Za-z][A-Za-z0-9_]*$" },
+      additionalProperties: {
+        type: "object",
+        minProperties: 1,
+        additionalProperties: {
+          type: "object",
+          minProperties: 1,
+          propertyNames: { pattern: "^[A-Za-z][A-Za-z0-9_]*$" },
+          additionalProperties: { type: "string" },
+        },
+      },
+    },
+    shared: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: "string", pattern: "^[a-z0-9_]+$" },
+    },
     unknownEvents: { enum: ["error", "ignore"] },
     schema: nonEmpty,
     contentType: { enum: ["json", "form", "form-json", "xml", "query"] },
@@ -217,6 +268,16 @@ export const MANIFEST_SCHEMA = {
         header: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
         algorithm: { enum: ["sha256", "sha1"] },
         prefix: { type: "string" },
+        timestamp: {
+          type: "object",
+          additionalProperties: false,
+          required: ["field", "unit", "toleranceSeconds"],
+          properties: {
+            field: nonEmpty,
+            unit: { enum: ["seconds", "milliseconds"] },
+            toleranceSeconds: { type: "integer", minimum: 1, maximum: 86400 },
+          },
+        },
       },
     },
     urlOptions: {

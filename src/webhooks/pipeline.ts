@@ -15,7 +15,7 @@ import { parseWebhookBody } from "./body";
 import { readPath } from "./paths";
 import type { TemplateFn } from "./helpers";
 import type { Integration, LoadedEvent } from "./registry";
-import { verifySignature } from "./signature";
+import { verifySignature, verifySignedTimestamp } from "./signature";
 
 export interface WebhookRequest {
   /** Header names in lower case. */
@@ -24,6 +24,8 @@ export interface WebhookRequest {
   body: Buffer;
   /** The bot's webhook secret, when one is set: deliveries must then carry the manifest's signature. */
   secret?: string | null;
+  /** When the delivery arrived (ms since the epoch; default now): a signed timestamp is checked against it. */
+  receivedAt?: number;
   /** The organization's template overrides for this integration, by event key. */
   overrides?: ReadonlyMap<string, EventOverride>;
 }
@@ -139,6 +141,15 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     throw new ApiError("INVALID_PAYLOAD", `Invalid ${manifest.displayName} payload: / must be a JSON object`, {
       pointers: ["/"],
     });
+  }
+  // Only a verified signature makes the timestamp worth anything (an unsigned one anybody can write).
+  if (manifest.signature?.timestamp && request.secret) {
+    verifySignedTimestamp(
+      manifest.signature.timestamp,
+      manifest.displayName,
+      payload,
+      request.receivedAt ?? Date.now(),
+    );
   }
   const resolved = resolveEvent(manifest.eventSource, request.headers, payload, manifest.displayName);
   const event = findEvent(integration, resolved);

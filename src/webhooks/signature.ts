@@ -2,7 +2,8 @@
 // with the bot's stored secret, compared in constant time. The secret never leaves this module.
 import crypto from "node:crypto";
 import { ApiError } from "../errors";
-import type { SignatureSpec } from "./manifest";
+import type { SignatureSpec, SignedTimestampSpec } from "./manifest";
+import { readPath } from "./paths";
 
 export function expectedSignature(spec: SignatureSpec, secret: string, body: Buffer): string {
   return (spec.prefix ?? "") + crypto.createHmac(spec.algorithm, secret).update(body).digest("hex");
@@ -23,4 +24,32 @@ export function verifySignature(spec: SignatureSpec, secret: string, body: Buffe
     throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' signature does not match the request body`, {
       header: spec.header,
     });
+}
+
+/**
+ * A signed delivery is a proof only of what was sent, not of when it arrives: anyone who saw it can
+ * post it again, with any delivery id. Where the service signs the time it sent the delivery, one
+ * older (or newer: clock skew) than its documented tolerance is refused.
+ */
+export function verifySignedTimestamp(
+  spec: SignedTimestampSpec,
+  displayName: string,
+  payload: unknown,
+  receivedAtMs: number,
+): void {
+  const value = readPath(payload, spec.field);
+  const extra = { field: spec.field, limit: spec.toleranceSeconds };
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new ApiError("STALE_SIGNATURE", `The signed ${displayName} delivery has no timestamp '${spec.field}'`, extra);
+  }
+  const sentAtMs = spec.unit === "seconds" ? value * 1000 : value;
+  const offsetSeconds = Math.round((receivedAtMs - sentAtMs) / 1000);
+  if (Math.abs(receivedAtMs - sentAtMs) <= spec.toleranceSeconds * 1000) return;
+  const when = offsetSeconds > 0 ? `${offsetSeconds} seconds old` : `dated ${-offsetSeconds} seconds ahead`;
+  throw new ApiError(
+    "STALE_SIGNATURE",
+    `The signed ${displayName} delivery is ${when} ('${spec.field}'): signed deliveries are accepted within ` +
+      `${spec.toleranceSeconds} seconds of being sent (${displayName}'s documented tolerance), to refuse replays`,
+    extra,
+  );
 }

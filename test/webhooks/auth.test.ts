@@ -163,7 +163,10 @@ describe("webhook failed-authentication budget", () => {
   const BUDGET = 5;
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_AUTH_FAILURES: String(BUDGET), RATE_LIMIT_WINDOW_SECONDS: "600" });
+    server = await startTestServer(
+      { RATE_LIMIT_AUTH_FAILURES: String(BUDGET), RATE_LIMIT_WINDOW_SECONDS: "600" },
+      { integrations: ["helloworld"] },
+    );
   });
   afterAll(() => server.close());
 

@@ -1,8 +1,8 @@
 // Manifest-declared HMAC verification (pure functions, no server): the expected header value,
-// and which received values are accepted or refused with which error.
+// and which received values are accepted or refused with which error; signed timestamps' tolerance.
 import crypto from "node:crypto";
-import { expectedSignature, verifySignature } from "../../src/webhooks/signature";
-import type { SignatureSpec } from "../../src/webhooks/manifest";
+import { expectedSignature, verifySignature, verifySignedTimestamp } from "../../src/webhooks/signature";
+import type { SignatureSpec, SignedTimestampSpec } from "../../src/webhooks/manifest";
 import { apiErrorOf } from "../support/apiErrors";
 
 const BODY = Buffer.from('{"action":"opened"}');
@@ -63,5 +63,41 @@ describe("verifySignature", () => {
     expect(outcome(SHA1, other)).toBe(
       '401 INVALID_SIGNATURE: The \'X-Signature\' signature does not match the request body {"header":"X-Signature"}',
     );
+  });
+});
+
+describe("verifySignedTimestamp", () => {
+  // An explicit test clock: the time the delivery is taken to have arrived.
+  const TEST_CLOCK_MS = Date.UTC(2026, 0, 1, 12, 0, 0);
+  const MS: SignedTimestampSpec = { field: "webhookTimestamp", unit: "milliseconds", toleranceSeconds: 60 };
+  const SECONDS: SignedTimestampSpec = { field: "meta.sent", unit: "seconds", toleranceSeconds: 300 };
+  const check = (spec: SignedTimestampSpec, payload: unknown) => {
+    const err = apiErrorOf(() => verifySignedTimestamp(spec, "Svc", payload, TEST_CLOCK_MS));
+    return err ? `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}` : "accepted";
+  };
+
+  it("accepts a timestamp within the tolerance either side of the clock", () => {
+    expect(check(MS, { webhookTimestamp: TEST_CLOCK_MS })).toBe("accepted");
+    expect(check(MS, { webhookTimestamp: TEST_CLOCK_MS - 60_000 })).toBe("accepted");
+    expect(check(MS, { webhookTimestamp: TEST_CLOCK_MS + 60_000 })).toBe("accepted");
+    expect(check(SECONDS, { meta: { sent: TEST_CLOCK_MS / 1000 - 299 } })).toBe("accepted");
+  });
+
+  it("refuses one past it, naming the field, the age and the tolerance", () => {
+    expect(check(MS, { webhookTimestamp: TEST_CLOCK_MS - 61_000 })).toBe(
+      "401 STALE_SIGNATURE: The signed Svc delivery is 61 seconds old ('webhookTimestamp'): signed deliveries are " +
+        "accepted within 60 seconds of being sent (Svc's documented tolerance), to refuse replays " +
+        '{"field":"webhookTimestamp","limit":60}',
+    );
+    expect(check(SECONDS, { meta: { sent: TEST_CLOCK_MS / 1000 + 400 } })).toMatch(
+      /^401 STALE_SIGNATURE: The signed Svc delivery is dated 400 seconds ahead \('meta.sent'\)/,
+    );
+  });
+
+  it("refuses a missing or non-numeric timestamp", () => {
+    const missing = `401 STALE_SIGNATURE: The signed Svc delivery has no timestamp 'webhookTimestamp' {"field":"webhookTimestamp","limit":60}`;
+    expect(check(MS, {})).toBe(missing);
+    expect(check(MS, { webhookTimestamp: "1741942800000" })).toBe(missing);
+    expect(check(MS, { webhookTimestamp: null })).toBe(missing);
   });
 });

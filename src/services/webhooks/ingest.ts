@@ -20,6 +20,8 @@ export interface IngestInput {
   body: Buffer;
   /** A replay: no signature check (the caller is authenticated) and no de-duplication. */
   replay?: boolean;
+  /** When the delivery arrived (ms since the epoch), for a signed timestamp's tolerance. */
+  receivedAt?: number;
 }
 
 export interface DeliveryTrace {
@@ -45,6 +47,7 @@ export function createIngest(
       query: d.query,
       body: d.body,
       secret: d.replay ? null : d.bot.webhook_secret,
+      receivedAt: d.receivedAt,
       overrides: eventOverrides,
     };
     const result = await pipeline.run(d.integration, request);
