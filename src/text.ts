@@ -36,3 +36,12 @@ export function withoutTrailingAngle(text: string): string {
   if (open < 0 || open === trimmed.length - 1) return text;
   return trimmed.slice(0, open).trimEnd();
 }
+
+// Text that is refused wherever it would become stored text (REST parameters, rendered webhook
+// messages): NUL breaks C-string consumers and MySQL text handling, and a lone UTF-16 surrogate
+// (only possible through a JSON "\ud800" escape) is not Unicode text at all.
+/** With the `u` flag a surrogate pair is one code point, so this matches only unpaired halves. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+export const hasNullByte = (text: string): boolean => text.includes("\u0000");
+export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);

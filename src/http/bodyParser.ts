@@ -3,6 +3,7 @@
 // replaced; multipart (the JS client sends every POST that way) goes through koa-body/formidable.
 import fs from "node:fs/promises";
 import type { Context, Next } from "koa";
+import type formidable from "formidable";
 import { koaBody } from "koa-body";
 import getRawBody from "raw-body";
 import { ApiError, Errors } from "../errors";
@@ -27,7 +28,7 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
 
 export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: number; uploadDir: string }) {
   // Built per request so each request knows the temp files formidable opened for it (see removeTempFiles).
-  const multipart = (tempFiles: TempFile[]) =>
+  const multipart = (tempFiles: TempFile[], textFields: TextFields) =>
     koaBody({
       multipart: true,
       urlencoded: false,
@@ -41,6 +42,7 @@ export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: numb
         uploadDir: options.uploadDir,
         keepExtensions: false,
         onFileBegin: (_name: string, file: unknown) => void tempFiles.push(file as TempFile),
+        onPart: (part, handle) => handle(readTextPart(part, textFields)),
       },
       onError: (err: Error) => {
         const e = err as { httpCode?: number; code?: number };
@@ -68,8 +70,16 @@ export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: numb
     const params: Record<string, unknown> = parseUrlencoded(ctx.querystring, "Query string");
     const type = ctx.request.type;
     if (type === "multipart/form-data") {
-      await multipart(tempFiles)(ctx, async () => undefined);
-      Object.assign(params, ctx.request.body ?? {});
+      const textFields: TextFields = { values: Object.create(null) as TextFields["values"], invalid: [] };
+      await multipart(tempFiles, textFields)(ctx, async () => undefined);
+      if (textFields.invalid.length > 0) {
+        const name = textFields.invalid[0];
+        throw Errors.invalidParam(name, `Multipart field '${name}' is not valid UTF-8`);
+      }
+      // Our own reading of the text fields, not formidable's: its field object has a prototype, so
+      // a field named `__proto__` became that prototype instead of a parameter.
+      for (const [name, values] of Object.entries(textFields.values))
+        params[name] = values.length === 1 ? values[0] : values;
     } else if (
       (ctx.method !== "GET" && ctx.method !== "HEAD" && (ctx.request.length ?? 0) > 0) ||
       ctx.get("transfer-encoding")
@@ -98,6 +108,44 @@ export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: numb
     ctx.state.rawParams = params;
     await next();
   }
+}
+
+/** A multipart request's text fields as read strictly (readTextPart), by name; names of invalid ones. */
+interface TextFields {
+  values: Record<string, string[]>;
+  invalid: string[];
+}
+
+/** formidable's part: a stream of the part's bytes (with a base64 transfer encoding undone). */
+type Part = formidable.Part & { transferEncoding?: string };
+
+/**
+ * A text part (no Content-Type) is decoded here as strict UTF-8, whatever its Content-Transfer-Encoding
+ * says (formidable replaced invalid bytes with U+FFFD, and read `binary` as Latin-1). formidable still
+ * reads the part too, for its size and count limits; its copy of the value is not used.
+ */
+function readTextPart(part: Part, fields: TextFields): Part {
+  if (part.mimetype) return part;
+  const name = part.name ?? "";
+  part.transferEncoding = "utf-8";
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let value = "";
+  let valid = true;
+  const take = (chunk?: Buffer) => {
+    if (!valid) return;
+    try {
+      value += chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      valid = false;
+      fields.invalid.push(name);
+    }
+  };
+  part.on("data", (chunk: Buffer) => take(chunk));
+  part.on("end", () => {
+    take();
+    if (valid) (fields.values[name] ??= []).push(value);
+  });
+  return part;
 }
 
 /** What we use of formidable's PersistentFile. */

@@ -6,6 +6,7 @@ import Ajv, { type Schema } from "ajv";
 import { Errors } from "../errors";
 import { JsonTooDeepError, parseJson } from "../json";
 import { normalizeName } from "../names";
+import { hasLoneSurrogate, hasNullByte } from "../text";
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 
@@ -79,17 +80,13 @@ function toInt(value: unknown, name: string): number {
   throw Errors.invalidParam(name, `${name} is not an integer`);
 }
 
-/** With the `u` flag a surrogate pair is one code point, so this matches only unpaired halves. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
 export const P = {
   string(opts: { maxLength?: number; minLength?: number } = {}): Param<string | undefined> {
     return new Param((raw, name) => {
       const value = asText(raw, name);
-      // Refused rather than stored: NUL breaks C-string consumers and MySQL text handling, and a lone
-      // UTF-16 surrogate (only possible through a JSON "\ud800" escape) is not Unicode text at all.
-      if (value.includes("\u0000")) throw Errors.invalidParam(name, `${name} must not contain null bytes`);
-      if (LONE_SURROGATE.test(value)) {
+      // Refused rather than stored (src/text.ts says why); rendered webhook messages follow the same rule.
+      if (hasNullByte(value)) throw Errors.invalidParam(name, `${name} must not contain null bytes`);
+      if (hasLoneSurrogate(value)) {
         throw Errors.invalidParam(name, `${name} contains an unpaired surrogate (invalid Unicode)`);
       }
       if (opts.minLength !== undefined && value.length < opts.minLength) {

@@ -1,7 +1,8 @@
 // The Node HTTP server around the Koa app. Requests Node itself refuses before Koa sees them
 // (oversized headers, malformed request lines, a body longer than its Content-Length) would get
 // Node's bare text answers; they get the JSON error envelope like every other answer. A client that
-// sends its request too slowly (slowloris, a stalled upload) is answered 408 and disconnected.
+// sends its request too slowly (slowloris, a stalled upload) is answered 408 and disconnected. An
+// HTTP/1.1 request without a Host header is answered here too, before the app sees it.
 import http, { STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type Koa from "koa";
@@ -23,11 +24,31 @@ export function createHttpServer(app: Koa, limits: TimeLimits): Server {
       // Node checks the two timeouts on this interval (30 s by default): a tenth of the shorter
       // one keeps a limit within 10% of its value.
       connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(timeouts.headersTimeout / 10))),
+      // Node's own check answers a bare 400; ours (below) answers with the envelope.
+      requireHostHeader: false,
     },
-    app.callback(),
+    requireHost(app.callback()),
   );
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, timeouts));
   return server;
+}
+
+/** HTTP/1.1 requires a Host header (RFC 9112 §3.2); HTTP/1.0 requests may go without. */
+function requireHost(handle: http.RequestListener): http.RequestListener {
+  return (req, res) => {
+    if (req.headers.host !== undefined || req.httpVersion === "1.0") return handle(req, res);
+    const body = JSON.stringify({
+      result: "error",
+      msg: `An HTTP/${req.httpVersion} request must have a Host header`,
+      code: "BAD_REQUEST",
+    });
+    res.writeHead(400, {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+      Connection: "close",
+    });
+    res.end(body);
+  };
 }
 
 function errorBody(err: NodeJS.ErrnoException, limits: Timeouts) {

@@ -60,7 +60,14 @@ export function parseXml(manifest: Manifest, text: string): unknown {
   if (xmlDepth(text) > MAX_XML_DEPTH) throw invalid(`XML nested deeper than ${MAX_XML_DEPTH} elements`);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw invalid(`not valid XML (line ${valid.err.line}: ${valid.err.msg})`);
-  return xmlParser.parse(text);
+  try {
+    return xmlParser.parse(text);
+  } catch (err) {
+    // What the validator lets through and the parser still refuses: element names such as
+    // `__proto__`, `constructor` or `prototype`, which would reach the payload object's prototype.
+    const why = err instanceof Error ? err.message.replace(/^\[SECURITY\]\s*/, "") : String(err);
+    throw invalid(`not accepted as XML (${why})`);
+  }
 }
 
 /** The URL query minus the framework's own parameters (contentType "query", e.g. Transifex). */

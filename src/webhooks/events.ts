@@ -4,7 +4,7 @@ import { ApiError, Errors } from "../errors";
 import type { EventSource } from "./manifest";
 import { asPointer, readPath } from "./paths";
 import type { Integration, LoadedEvent } from "./registry";
-import { globMatches, globToRegexSource, GlobSyntaxError, MAX_PATTERN_LENGTH, MAX_PATTERNS } from "./glob";
+import { checkGlob, globMatches, GlobSyntaxError, MAX_PATTERN_LENGTH, MAX_PATTERNS } from "./glob";
 
 export interface ResolvedEvent {
   /** The event name from the header/field/fixed source, e.g. `pull_request`. */
@@ -115,14 +115,25 @@ export function parsePatternList(name: string, raw: string | undefined): string[
       );
     }
     try {
-      globToRegexSource(p);
+      checkGlob(p);
     } catch (err) {
       if (err instanceof GlobSyntaxError) throw Errors.invalidParam(name, `${name}: ${err.message}`);
       throw err;
     }
+    // Event filters are matched with ':' read as '.' (isFilteredOut): that spelling must compile too.
+    if (EVENT_FILTERS.has(name) && eventSpelling(p) !== p) {
+      try {
+        checkGlob(eventSpelling(p));
+      } catch (err) {
+        if (!(err instanceof GlobSyntaxError)) throw err;
+        throw Errors.invalidParam(name, `${name}: invalid pattern '${p}' (with ':' read as '.', as event names are)`);
+      }
+    }
   }
   return patterns;
 }
+
+const EVENT_FILTERS = new Set(["only_events", "exclude_events"]);
 
 const matches = (value: string, patterns: string[]) => globMatches(value, patterns);
 

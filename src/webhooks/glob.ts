@@ -40,7 +40,10 @@ export function globToRegexSource(glob: string): string {
       else {
         const body = glob.slice(i + 1, end);
         const negated = body.startsWith("!") || body.startsWith("^");
-        const chars = (negated ? body.slice(1) : body).replace(/[\\\]^]/g, "\\$&");
+        const members = negated ? body.slice(1) : body;
+        checkClass(glob, glob.slice(i, end + 1), members);
+        // `[` is escaped too, so that RE2 never reads `[:…:]` inside a class as a class of its own.
+        const chars = members.replace(/[\\\]^[]/g, "\\$&");
         out += `[${negated ? "^" : ""}${chars}]`;
         i = end;
       }
@@ -48,6 +51,32 @@ export function globToRegexSource(glob: string): string {
   }
   if (braceDepth !== 0) throw new GlobSyntaxError(`unbalanced '{' in pattern '${glob}'`);
   return out;
+}
+
+/**
+ * A character class RE2 would refuse, refused here with the pattern named: an empty one (`[!]`,
+ * `[^]`), a reversed range (`[z-a]`), or a POSIX class (`[[:alpha:]]`, not part of this syntax).
+ */
+function checkClass(glob: string, klass: string, members: string): void {
+  const bad = (why: string) => new GlobSyntaxError(`${why} '${klass}' in pattern '${glob}'`);
+  if (members === "") throw bad("empty character class");
+  if (/\[[:.=]/.test(members)) throw bad("unsupported POSIX character class");
+  const chars = [...members];
+  for (let k = 1; k + 1 < chars.length; k++) {
+    if (chars[k] !== "-") continue;
+    if (chars[k - 1].codePointAt(0)! > chars[k + 1].codePointAt(0)!) throw bad("reversed range");
+    k += 2; // `a-c-e`: the second `-` follows a range and is a literal
+  }
+}
+
+/** The RE2 for one pattern, or a GlobSyntaxError naming it (a last check: globToRegexSource refuses what it knows). */
+export function checkGlob(glob: string): void {
+  try {
+    new RE2(`^(?:${globToRegexSource(glob)})$`, "su");
+  } catch (err) {
+    if (err instanceof GlobSyntaxError) throw err;
+    throw new GlobSyntaxError(`invalid pattern '${glob}'`);
+  }
 }
 
 const cache = new Map<string, RE2>();

@@ -101,13 +101,27 @@ export function isHttpUrl(url: string): boolean {
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
+/**
+ * The UTF-16 index just past the first `count` code points of `text` (its length when it has fewer).
+ * Walks only those code points: spreading a 4 MB message into an array of characters to keep its
+ * first 10,000 took a second of the event loop.
+ */
+export function codePointEnd(text: string, count: number): number {
+  let i = 0;
+  for (let n = 0; n < count && i < text.length; n++) {
+    const high = text.charCodeAt(i);
+    const pair = high >= 0xd800 && high <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    i += pair ? 2 : 1;
+  }
+  return i;
+}
+
 /** Cuts to `max` characters (code points) at a line break when possible, closing an open fence. */
 export function limitMarkdown(text: string, max = MAX_MESSAGE_LENGTH, note = "[message truncated]"): string {
   if (text.length <= max) return text; // never more code points than UTF-16 units
-  const chars = [...text];
-  if (chars.length <= max) return text;
+  if (codePointEnd(text, max) === text.length) return text;
   const reserve = note.length + 16; // room for a closing fence and the note
-  let kept = chars.slice(0, Math.max(0, max - reserve)).join("");
+  let kept = text.slice(0, codePointEnd(text, Math.max(0, max - reserve)));
   const lastBreak = kept.lastIndexOf("\n");
   if (lastBreak > kept.length / 2) kept = kept.slice(0, lastBreak);
   let openFence: string | undefined;
@@ -123,7 +137,6 @@ export function limitMarkdown(text: string, max = MAX_MESSAGE_LENGTH, note = "[m
 /** Topics over the limit become 57 characters + "..." (the reference server's rule). */
 export function limitTopic(topic: string, max = MAX_TOPIC_LENGTH): string {
   const text = topic.replace(/\s+/g, " ").trim();
-  if (text.length <= max) return text;
-  const chars = [...text];
-  return chars.length <= max ? text : chars.slice(0, max - 3).join("") + "...";
+  if (text.length <= max || codePointEnd(text, max) === text.length) return text;
+  return text.slice(0, codePointEnd(text, max - 3)) + "...";
 }

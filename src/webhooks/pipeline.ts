@@ -11,7 +11,9 @@ import {
   resolveEvent,
   type ResolvedEvent,
 } from "./events";
+import { hasLoneSurrogate, hasNullByte } from "../text";
 import { parseWebhookBody } from "./body";
+import { limitMarkdown, limitTopic } from "./markdown";
 import { readPath } from "./paths";
 import type { TemplateFn } from "./helpers";
 import type { Integration, LoadedEvent } from "./registry";
@@ -210,13 +212,40 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
       .trimEnd()
       .replace(/^\s*\n/, "");
     if (content.trim() === "") continue;
-    // Length limits are applied where messages are stored (services/webhooks), not here.
+    // Length limits are applied as the messages leave for delivery (settlePipeline), not here.
     const topic = topicOverride ?? render(topicTemplate, v);
+    refuseUnstorableText(integration, "message", content);
+    refuseUnstorableText(integration, "topic", topic);
     messages.push({ topic, content, ...(isDirect(v) ? { direct: true } : {}) });
   }
   if (messages.length === 0) return ignored("empty");
   const deliveryId = readDeliveryId(manifest, request.headers, payload);
   return { kind: "messages", event: resolved, eventKey: event.key, messages, ...(deliveryId ? { deliveryId } : {}) };
+}
+
+/** The rule REST parameters follow (src/http/params.ts): no NUL bytes, no unpaired surrogates. */
+function refuseUnstorableText(integration: Integration, what: "message" | "topic", text: string): void {
+  const problem = hasNullByte(text) ? "null bytes" : hasLoneSurrogate(text) ? "an unpaired surrogate" : undefined;
+  if (!problem) return;
+  throw new ApiError(
+    "INVALID_PAYLOAD",
+    `Invalid ${integration.manifest.displayName} payload: the ${what} it renders to would contain ${problem}`,
+    { pointers: ["/"] },
+  );
+}
+
+/**
+ * Messages as they leave for delivery, cut to the server's length limits here (on the render
+ * thread), so a 4 MB message never crosses back to the event loop to be cut there.
+ */
+function withinLimits(outcome: Outcome): Outcome {
+  if (outcome.kind !== "messages") return outcome;
+  const messages = outcome.messages.map((m) => ({
+    ...m,
+    topic: limitTopic(m.topic),
+    content: limitMarkdown(m.content),
+  }));
+  return { ...outcome, messages };
 }
 
 /** A refused delivery's event, when its body can still be read. */
@@ -234,7 +263,7 @@ function eventOfRefused(integration: Integration, request: WebhookRequest): { ev
 /** runPipeline, keeping its error (and the refused delivery's event) instead of throwing. */
 export function settlePipeline(integration: Integration, request: WebhookRequest): PipelineResult {
   try {
-    return { outcome: runPipeline(integration, request) };
+    return { outcome: withinLimits(runPipeline(integration, request)) };
   } catch (error) {
     return { error, ...eventOfRefused(integration, request) };
   }
