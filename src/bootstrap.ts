@@ -77,12 +77,13 @@ export async function createDeps(
       prefix: config.redisPrefix,
       heartbeatSeconds: config.longPollTimeoutSeconds,
       maxEvents,
+      maxPerUser: config.eventQueueMaxPerUser,
       logger,
     });
     queues = shared;
     bus = await createRedisBus(config.redisUrl, config.redisPrefix, shared, logger);
   } else {
-    queues = new EventQueues(config.longPollTimeoutSeconds, { maxEvents });
+    queues = new EventQueues(config.longPollTimeoutSeconds, { maxEvents, maxPerUser: config.eventQueueMaxPerUser });
     bus = createMemoryBus(queues, logger);
   }
   // Writers' cache invalidations reach the other processes as broadcasts (db/ knows nothing of the bus).

@@ -215,7 +215,8 @@ async function run(argv: string[]): Promise<void> {
         const realm = await realmOf(db, opts);
         const user = await findUserInRealm(db, realm.id, need(opts, "email"));
         if (!user) throw new Error(`No user '${String(opts.email)}'`);
-        await setUserActive(db, user.id, command === "reactivate-user");
+        // Servers with Redis hear of it (and of the bots deactivated with the user) as events.
+        await deps.bus.publish(await setUserActive(db, user.id, command === "reactivate-user"));
         process.stdout.write(`${command === "reactivate-user" ? "Reactivated" : "Deactivated"} ${user.email}.\n`);
         break;
       }

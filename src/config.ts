@@ -46,6 +46,10 @@ export interface Config {
   longPollTimeoutSeconds: number;
   /** Unacknowledged events one queue may hold; past it the queue is dropped and its client re-registers. */
   eventQueueMaxEvents: number;
+  /** Event queues one user may hold (per process without Redis); past it the least recently used is dropped. */
+  eventQueueMaxPerUser: number;
+  /** The longest `idle_queue_timeout` a client may ask for at /register; longer asks get this. */
+  eventQueueMaxIdleSeconds: number;
   /** Worker processes `npm start` forks (node's cluster, one shared port); more than 1 needs Redis. */
   webConcurrency: number;
   /** The reference's WEB_PUBLIC_STREAMS_ENABLED server setting (default on). */
@@ -115,6 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
     eventQueueMaxEvents: Math.max(1, intFromEnv(env, "EVENT_QUEUE_MAX_EVENTS", 10_000)),
+    eventQueueMaxPerUser: Math.max(1, intFromEnv(env, "EVENT_QUEUE_MAX_PER_USER", 50)),
+    eventQueueMaxIdleSeconds: Math.max(1, intFromEnv(env, "EVENT_QUEUE_MAX_IDLE_SECONDS", 7 * 24 * 3600)),
     webConcurrency: Math.max(1, intFromEnv(env, "WEB_CONCURRENCY", 1)),
     webPublicStreamsEnabled: env.WEB_PUBLIC_STREAMS_ENABLED !== "false",
     webhookLog: {

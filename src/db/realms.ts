@@ -1,3 +1,4 @@
+import { bumpAuthGeneration } from "./authGeneration";
 import { cachedRead, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
@@ -36,5 +37,6 @@ export async function insertRealm(
 
 export async function updateRealm(q: Queryable, id: number, fields: Partial<RealmRow>): Promise<void> {
   await q("realms").where({ id }).update(fields);
+  if ("deactivated" in fields) await bumpAuthGeneration(q); // keys of a deactivated organization stop at once
   await invalidate(q, [`realm:${id}`]);
 }

@@ -1,3 +1,4 @@
+import { bumpAuthGeneration, refreshAuthCaches } from "./authGeneration";
 import { cachedRead, cachesOf, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
@@ -8,6 +9,9 @@ const userTags = (user: UserRow) => [`user:${user.id}`];
 
 export async function findUserByApiKeyHash(q: Queryable, hash: string): Promise<UserRow | undefined> {
   // Deactivated users are not kept: a reactivation made by another process (the CLI) works at once.
+  // A new key or a deactivation anywhere is seen at once too: the cache is checked against the
+  // database's auth generation first.
+  await refreshAuthCaches(q);
   return cachedRead(
     q,
     "userByKey",
@@ -58,6 +62,7 @@ export async function updateUser(q: Queryable, id: number, fields: Partial<UserR
   await q("users")
     .where({ id })
     .update({ ...fields, ...key });
+  if ("api_key_hash" in fields || "is_active" in fields) await bumpAuthGeneration(q);
   // Subscriber lists only count active users: (de)activation changes every one the user is in.
   await invalidate(q, "is_active" in fields ? [`user:${id}`, "subs"] : [`user:${id}`]);
 }
@@ -75,4 +80,14 @@ export async function findActiveUsersByFullNames(q: Queryable, realmId: number, 
   return q<UserRow>("users")
     .where({ realm_id: realmId, is_active: true })
     .whereRaw(`lower(full_name) in (${lowered.map(() => "?").join(", ")})`, lowered);
+}
+
+/** A user row by id alone, any organization (for operator tools that start from an id). */
+export async function findUserRowById(q: Queryable, id: number): Promise<UserRow | undefined> {
+  return q<UserRow>("users").where({ id }).first();
+}
+
+/** The active bots a user owns. */
+export async function listActiveBotsOwnedBy(q: Queryable, ownerId: number): Promise<UserRow[]> {
+  return q<UserRow>("users").where({ bot_owner_id: ownerId, is_bot: true, is_active: true }).orderBy("id");
 }

@@ -26,6 +26,12 @@ export interface EventQueueStore {
 
 /** Events a queue may hold unacknowledged; past this the queue is dropped (the client re-registers). */
 export const DEFAULT_MAX_EVENTS_PER_QUEUE = 10_000;
+/**
+ * Queues one user may hold (EVENT_QUEUE_MAX_PER_USER). Registering one more drops that user's least
+ * recently polled queue: its next poll gets BAD_EVENT_QUEUE_ID and its client registers again, as
+ * after any lost queue. Without it, one key could hold thousands of queues (and their memory).
+ */
+export const DEFAULT_MAX_QUEUES_PER_USER = 50;
 
 export const badQueue = (queueId: string) =>
   new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
@@ -50,6 +56,8 @@ interface Queue extends QueueOptions {
   events: QueuedEvent[];
   nextEventId: number;
   lastAccess: number;
+  /** Order of last use (register or poll), for the per-user cap: a counter, so uses never tie. */
+  lastUse: number;
   waiter?: () => void;
 }
 
@@ -58,13 +66,17 @@ export class EventQueues implements EventQueueStore {
   private readonly byUser = new Map<number, Set<Queue>>();
   private readonly gcTimer: NodeJS.Timeout;
   private readonly maxEvents: number;
+  private readonly maxPerUser: number;
   private readonly idPrefix: string;
+  private closed = false;
+  private uses = 0;
 
   constructor(
     private readonly heartbeatSeconds: number,
-    options: { maxEvents?: number; idPrefix?: string } = {},
+    options: { maxEvents?: number; maxPerUser?: number; idPrefix?: string } = {},
   ) {
     this.maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS_PER_QUEUE;
+    this.maxPerUser = options.maxPerUser ?? DEFAULT_MAX_QUEUES_PER_USER;
     this.idPrefix = options.idPrefix ?? "";
     this.gcTimer = setInterval(() => this.expireIdle(), 30_000);
     this.gcTimer.unref();
@@ -77,10 +89,13 @@ export class EventQueues implements EventQueueStore {
       events: [],
       nextEventId: 0,
       lastAccess: Date.now(),
+      lastUse: ++this.uses,
     };
-    this.queues.set(queue.id, queue);
     if (!this.byUser.has(options.userId)) this.byUser.set(options.userId, new Set());
-    this.byUser.get(options.userId)!.add(queue);
+    const own = this.byUser.get(options.userId)!;
+    while (own.size >= this.maxPerUser) this.drop(leastRecentlyUsed(own));
+    this.queues.set(queue.id, queue);
+    own.add(queue);
     return { queueId: queue.id, lastEventId: -1 };
   }
 
@@ -104,6 +119,7 @@ export class EventQueues implements EventQueueStore {
   ): Promise<QueuedEvent[]> {
     const queue = this.find(queueId, userId);
     queue.lastAccess = Date.now();
+    queue.lastUse = ++this.uses;
     if (lastEventId !== undefined) queue.events = queue.events.filter((e) => e.id > lastEventId);
     if (queue.events.length > 0 || dontBlock) return queue.events;
     await new Promise<void>((resolve) => {
@@ -118,6 +134,8 @@ export class EventQueues implements EventQueueStore {
     });
     queue.lastAccess = Date.now();
     if (aborted()) return [];
+    // Dropped while waiting (deleted, too far behind, or evicted at the per-user cap): say so now.
+    if (!this.closed && !this.queues.has(queue.id)) throw badQueue(queue.id);
     if (queue.events.length > 0) return queue.events;
     const heartbeat = { type: "heartbeat", id: queue.nextEventId++ };
     queue.events.push(heartbeat);
@@ -163,9 +181,17 @@ export class EventQueues implements EventQueueStore {
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.gcTimer);
     for (const queue of [...this.queues.values()]) this.drop(queue);
   }
+}
+
+/** The queue registered or polled longest ago (as the Redis store decides, by the start of its last poll). */
+function leastRecentlyUsed(queues: Set<Queue>): Queue {
+  let oldest: Queue | undefined;
+  for (const queue of queues) if (!oldest || queue.lastUse < oldest.lastUse) oldest = queue;
+  return oldest!;
 }
 
 /** The event `n` puts in `queue` for `userId` (without its id), or undefined if the queue did not ask for it. */
@@ -174,6 +200,7 @@ export function eventFor(queue: QueueOptions, n: Notification, userId: number): 
   const type = n.event.type as string;
   if (queue.eventTypes && !queue.eventTypes.includes(type)) return undefined;
   if (n.capability && !queue.capabilities[n.capability]) return undefined;
+  if (n.withoutCapability && queue.capabilities[n.withoutCapability]) return undefined;
   const event = { ...n.event, ...(n.perUser?.[userId] ?? {}) };
   if (type === "message") shapeMessageEvent(event, queue);
   return event;

@@ -28,6 +28,7 @@ import type { Notification } from "./bus";
 import {
   badQueue,
   DEFAULT_MAX_EVENTS_PER_QUEUE,
+  DEFAULT_MAX_QUEUES_PER_USER,
   eventFor,
   EventQueues,
   type EventQueueStore,
@@ -37,18 +38,40 @@ import {
 
 const LOCAL_PREFIX = "local:";
 
-/** KEYS: meta, user set, epoch. ARGV: queue id, meta fields…, ttl ms, meta key prefix. */
+/**
+ * When a queue was last registered or polled, for the per-user cap: Redis's own clock in
+ * microseconds (scripts run one at a time, so two uses never tie as milliseconds from two
+ * processes could).
+ */
+const USED_NOW = `(function() local t = redis.call('TIME') return t[1] .. string.format('%06d', tonumber(t[2])) end)()`;
+
+/**
+ * KEYS: meta, user set, epoch. ARGV: queue id, meta fields…, ttl ms, meta key prefix, queues per user.
+ * → the ids of the user's queues dropped to stay within the cap (least recently polled first).
+ */
 const REGISTER = `
+local live = {}
+for _, qid in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local used = redis.call('HGET', ARGV[10] .. qid, 'used')
+  if used then table.insert(live, {qid, tonumber(used)}) else redis.call('SREM', KEYS[2], qid) end
+end
+local dropped = {}
+local excess = #live - tonumber(ARGV[11]) + 1
+if excess > 0 then
+  table.sort(live, function(a, b) return a[2] < b[2] end)
+  for i = 1, excess do
+    redis.call('DEL', ARGV[10] .. live[i][1], ARGV[10] .. live[i][1] .. ':ev')
+    redis.call('SREM', KEYS[2], live[i][1])
+    table.insert(dropped, live[i][1])
+  end
+end
 local epoch = redis.call('GET', KEYS[3]) or '0'
 redis.call('HSET', KEYS[1], 'user', ARGV[2], 'realm', ARGV[3], 'types', ARGV[4], 'caps', ARGV[5],
-  'md', ARGV[6], 'idle', ARGV[7], 'next', 0, 'access', ARGV[8], 'epoch', epoch)
+  'md', ARGV[6], 'idle', ARGV[7], 'next', 0, 'access', ARGV[8], 'epoch', epoch, 'used', ${USED_NOW})
 redis.call('PEXPIRE', KEYS[1], ARGV[9])
-for _, qid in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  if redis.call('EXISTS', ARGV[10] .. qid) == 0 then redis.call('SREM', KEYS[2], qid) end
-end
 redis.call('SADD', KEYS[2], ARGV[1])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[9]) then redis.call('PEXPIRE', KEYS[2], ARGV[9]) end
-return 1
+return dropped
 `;
 
 /** KEYS: meta, stream, user set. ARGV: queue id, event JSON, max events. → event id, -1 gone, -2 full. */
@@ -81,7 +104,7 @@ if tonumber(meta[2]) < tonumber(redis.call('GET', KEYS[4]) or '0') then
   return false
 end
 local ttl = tonumber(meta[3]) * 1000 + tonumber(ARGV[4])
-redis.call('HSET', KEYS[1], 'access', ARGV[3])
+redis.call('HSET', KEYS[1], 'access', ARGV[3], 'used', ${USED_NOW})
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 if redis.call('PTTL', KEYS[3]) < ttl then redis.call('PEXPIRE', KEYS[3], ttl) end
@@ -100,7 +123,7 @@ return 1
 type Entries = [string, string[]][];
 
 interface Scripts {
-  sbQueueRegister(...args: (string | number)[]): Promise<number>;
+  sbQueueRegister(...args: (string | number)[]): Promise<string[]>;
   sbQueueAppend(...args: (string | number)[]): Promise<number>;
   sbQueueRead(...args: (string | number)[]): Promise<Entries | null>;
   sbQueueDelete(...args: (string | number)[]): Promise<number>;
@@ -115,6 +138,7 @@ export interface RedisQueueOptions {
   prefix: string;
   heartbeatSeconds: number;
   maxEvents?: number;
+  maxPerUser?: number;
   logger: Logger;
 }
 
@@ -124,6 +148,7 @@ export class RedisEventQueues implements EventQueueStore {
   private readonly prefix: string;
   private readonly heartbeatSeconds: number;
   private readonly maxEvents: number;
+  private readonly maxPerUser: number;
   private readonly logger: Logger;
   /** Queues registered while Redis was unreachable. */
   private readonly local: EventQueues;
@@ -140,9 +165,14 @@ export class RedisEventQueues implements EventQueueStore {
     this.prefix = options.prefix;
     this.heartbeatSeconds = options.heartbeatSeconds;
     this.maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS_PER_QUEUE;
+    this.maxPerUser = options.maxPerUser ?? DEFAULT_MAX_QUEUES_PER_USER;
     this.logger = options.logger;
     this.wakeChannel = `${this.prefix}:eq-wake`;
-    this.local = new EventQueues(options.heartbeatSeconds, { maxEvents: this.maxEvents, idPrefix: LOCAL_PREFIX });
+    this.local = new EventQueues(options.heartbeatSeconds, {
+      maxEvents: this.maxEvents,
+      maxPerUser: this.maxPerUser,
+      idPrefix: LOCAL_PREFIX,
+    });
     const redis = options.redis;
     redis.defineCommand("sbQueueRegister", { numberOfKeys: 3, lua: REGISTER });
     redis.defineCommand("sbQueueAppend", { numberOfKeys: 3, lua: APPEND });
@@ -166,8 +196,9 @@ export class RedisEventQueues implements EventQueueStore {
     if (!this.available) return this.local.register(options);
     const queueId = `${Date.now()}:${crypto.randomUUID()}`;
     const ttlMs = (options.idleTimeoutSeconds + this.heartbeatSeconds) * 1000;
+    let dropped: string[];
     try {
-      await this.redis.sbQueueRegister(
+      dropped = await this.redis.sbQueueRegister(
         this.metaKey(queueId),
         this.userKey(options.userId),
         this.epochKey,
@@ -181,12 +212,18 @@ export class RedisEventQueues implements EventQueueStore {
         Date.now(),
         ttlMs,
         `${this.prefix}:eq:`,
+        this.maxPerUser,
       );
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, "queue registration fell back to this process");
       return this.local.register(options);
     }
     this.remember(queueId, options);
+    if (dropped.length > 0) {
+      // A poll waiting on a dropped queue (on any process) answers BAD_EVENT_QUEUE_ID at once.
+      for (const id of dropped) this.metas.delete(id);
+      await this.redis.publish(this.wakeChannel, JSON.stringify(dropped)).catch(() => undefined);
+    }
     return { queueId, lastEventId: -1 };
   }
 

@@ -1,10 +1,19 @@
 // Users and bots: creation with a fresh API key, role changes (system groups follow), activation.
 import type { Db, Queryable } from "../../db/knex";
 import { addGroupMembers, removeUserFromGroups, systemGroupIds } from "../../db/groups";
-import { BOT_TYPE, nowSeconds, ROLE, type UserRow } from "../../db/rows";
+import { BOT_TYPE, bool, nowSeconds, ROLE, type UserRow } from "../../db/rows";
 import { isUniqueViolation } from "../../db/errors";
 import { withTransaction } from "../../db/transaction";
-import { findUserByEmail, findUserById, insertUser, updateUser } from "../../db/users";
+import {
+  activeRealmUserIds,
+  findUserByEmail,
+  findUserById,
+  findUserRowById,
+  insertUser,
+  listActiveBotsOwnedBy,
+  updateUser,
+} from "../../db/users";
+import type { Notification } from "../../events/bus";
 import { ApiError, Errors } from "../../errors";
 import { generateApiKey, hashApiKey } from "./apiKeys";
 import { normalizeName } from "../../names";
@@ -142,8 +151,36 @@ export async function regenerateApiKey(db: Db, userId: number): Promise<string> 
   return apiKey;
 }
 
-export async function setUserActive(db: Db, userId: number, active: boolean): Promise<void> {
-  await updateUser(db, userId, { is_active: active });
+/**
+ * Deactivates or reactivates a user. Deactivating a human deactivates every bot they own with
+ * them, in one transaction (as the reference does), so their incoming webhooks stop posting;
+ * reactivating brings back the user only (each bot is reactivated explicitly). Returns the
+ * `realm_user` (everyone) and `realm_bot` (the bot's owner) updates to publish after the commit.
+ */
+export async function setUserActive(db: Db, userId: number, active: boolean): Promise<Notification[]> {
+  return withTransaction(db, async (trx) => {
+    const user = await findUserRowById(trx, userId);
+    if (!user) throw Errors.badRequest("No such user");
+    const changed = [user, ...(!active && !bool(user.is_bot) ? await listActiveBotsOwnedBy(trx, user.id) : [])];
+    for (const row of changed) await updateUser(trx, row.id, { is_active: active });
+    const everyone = await activeRealmUserIds(trx, user.realm_id);
+    return changed.flatMap((row): Notification[] => [
+      {
+        realmId: row.realm_id,
+        userIds: everyone,
+        event: { type: "realm_user", op: "update", person: { user_id: row.id, is_active: active } },
+      },
+      ...(bool(row.is_bot) && row.bot_owner_id !== null
+        ? [
+            {
+              realmId: row.realm_id,
+              userIds: [row.bot_owner_id],
+              event: { type: "realm_bot", op: "update", bot: { user_id: row.id, is_active: active } },
+            },
+          ]
+        : []),
+    ]);
+  });
 }
 
 export function isAdmin(user: Pick<UserRow, "role">): boolean {
