@@ -43,15 +43,21 @@ export async function createDeps(
   options: {
     migrate?: boolean;
     logDestination?: DestinationStream;
-    /** false: no plugins (operator commands that never handle a webhook start faster). */
-    integrations?: boolean;
+    /**
+     * false: no plugins (operator commands that never handle a webhook start faster); a list of
+     * names: only those plugin folders (a test server loads the plugins its test posts to).
+     */
+    integrations?: boolean | readonly string[];
   } = {},
 ): Promise<AppDeps & { close(): Promise<void> }> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.mkdirSync(config.uploadsDir, { recursive: true });
   const logger = createLogger(config.logLevel, options.logDestination);
   // Plugins first: a broken integration stops start-up before anything is opened.
-  const integrations = options.integrations === false ? emptyRegistry() : await loadIntegrationsForApp(config);
+  const integrations =
+    options.integrations === false
+      ? emptyRegistry()
+      : await loadIntegrationsForApp(config, Array.isArray(options.integrations) ? options.integrations : undefined);
   const db = createDb(config.databaseUrl, config.dataDir, {
     ...WAL_CHECKPOINTER_DEFAULTS,
     onFailure: (reason) =>

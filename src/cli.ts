@@ -23,7 +23,7 @@ import { createBotAsOperator } from "./services/users/bots";
 import { writeZuliprc } from "./services/users/zuliprc";
 import { setWebhookSecretByEmail } from "./services/webhooks/secrets";
 import { deliveryToFixture } from "./services/webhooks/fixtureFromDelivery";
-import { integrationsDirFor, loadIntegrationsForApp } from "./webhooks/startup";
+import { loadIntegrationsForApp } from "./webhooks/startup";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -40,8 +40,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   deactivate-realm | reactivate-realm --realm S
   soft-deactivate-users [--days N]   (mark users idle for N days, default SOFT_DEACTIVATION_DAYS: sends to
                  channels skip their rows until they return; the server also does this every hour)
-  delivery-to-fixture --id N [--name VARIANT] [--force] [--fixtures-dir DIR]
-                 (a logged webhook delivery → fixtures/<integration>/<event>__<variant>.json + .expected.json)
+  delivery-to-fixture --id N [--name VARIANT] [--force] [--fixtures-dir DIR (instead of the plugin's fixtures/)]
+                 (a logged webhook delivery → integrations/<name>/fixtures/<event>__<variant>.json + .expected.json)
 
 --realm '' (or omitted) means the root-domain organization.`;
 
@@ -198,14 +198,12 @@ async function run(argv: string[]): Promise<void> {
       case "delivery-to-fixture": {
         const id = Number(need(opts, "id"));
         if (!Number.isSafeInteger(id) || id <= 0) throw new Error("--id must be a delivery id (a positive integer)");
-        const fixturesDir =
-          typeof opts["fixtures-dir"] === "string"
-            ? path.resolve(opts["fixtures-dir"])
-            : path.join(path.dirname(integrationsDirFor(config)), "fixtures");
+        // By default the case goes to the plugin's own fixtures folder (integrations/<name>/fixtures).
+        const fixturesDir = typeof opts["fixtures-dir"] === "string" ? path.resolve(opts["fixtures-dir"]) : undefined;
         const variant = typeof opts.name === "string" ? opts.name : undefined;
         // The other commands start without the plugins; this one renders with them.
         const integrations = await loadIntegrationsForApp(config);
-        const made = await deliveryToFixture(db, integrations, fixturesDir, { id, variant, force: !!opts.force });
+        const made = await deliveryToFixture(db, integrations, { id, variant, force: !!opts.force, fixturesDir });
         process.stdout.write(`Wrote ${path.relative(process.cwd(), made.payloadPath)}\n`);
         process.stdout.write(`Wrote ${path.relative(process.cwd(), made.expectedPath)} (review it)\n`);
         break;

@@ -1,4 +1,4 @@
-// Basecamp rich text → Markdown; fixtures/basecamp/ is the acceptance test.
+// Basecamp rich text → Markdown; fixtures/ is the acceptance test.
 import { htmlToMarkdown } from "./html";
 import { splitKind } from "./transform";
 

@@ -1,4 +1,4 @@
-// Edge cases of the GitLab transform; fixtures/gitlab/ is the acceptance test.
+// Edge cases of the GitLab transform; fixtures/ is the acceptance test.
 import transform, { describeChanges, duration } from "./transform";
 
 const texts = (changes: Parameters<typeof describeChanges>[0]) =>

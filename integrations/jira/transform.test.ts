@@ -1,5 +1,5 @@
 // Edge cases of the Jira wiki-markup conversion and the changelog summary. The fixture suite
-// (fixtures/jira/) is the acceptance test through the real app; these pin down the details.
+// (fixtures/) is the acceptance test through the real app; these pin down the details.
 import { jiraToMarkdown, MAX_QUOTED } from "./markup";
 import { browseUrl, describeChanges } from "./transform";
 

@@ -1,4 +1,4 @@
-// Edge cases of the Linear update summary; fixtures/linear/ is the acceptance test.
+// Edge cases of the Linear update summary; fixtures/ is the acceptance test.
 import transform, { issueIdentifier } from "./transform";
 
 const update = (data: Record<string, unknown>, updatedFrom: Record<string, unknown>, type = "Issue") =>

@@ -1,4 +1,4 @@
-// Edge cases of the Pivotal Tracker view; fixtures/pivotal/ (XML and JSON) is the acceptance test.
+// Edge cases of the Pivotal Tracker view; fixtures/ (XML and JSON) is the acceptance test.
 import { describeStoryChange, splitV3Sentence } from "./transform";
 
 describe("splitV3Sentence", () => {

@@ -1,4 +1,4 @@
-// Unit cases for the Slack → Markdown conversion. The fixture suite (fixtures/slack_incoming/)
+// Unit cases for the Slack → Markdown conversion. The fixture suite (fixtures/)
 // is the acceptance test through the real app; these pin down the converter's edge cases.
 import { renderAttachment } from "./attachments";
 import { renderBlock } from "./blocks";

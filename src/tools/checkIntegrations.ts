@@ -2,16 +2,13 @@
 // per problem), then prints a table: name, events, fixtures, doc, plus coverage warnings.
 import fs from "node:fs";
 import path from "node:path";
-import { loadFixtureCases, orphanFixtureFolders, unexercisedEvents } from "../webhooks/fixtures";
+import { loadFixtureCases, unexercisedEvents } from "../webhooks/fixtures";
 import { IntegrationLoadError, loadIntegrations } from "../webhooks/loader";
 import type { Integration } from "../webhooks/registry";
 import { repoRoot } from "../webhooks/startup";
 
-function coverage(
-  integration: Integration,
-  fixturesDir: string,
-): { fixtures: number; missingExpected: string[]; unexercised: string[] } {
-  const cases = loadFixtureCases(fixturesDir, integration);
+function coverage(integration: Integration): { fixtures: number; missingExpected: string[]; unexercised: string[] } {
+  const cases = loadFixtureCases(integration);
   return {
     fixtures: cases.length,
     missingExpected: cases.filter((c) => !c.expected).map((c) => c.name),
@@ -20,10 +17,9 @@ function coverage(
 }
 
 function main(): void {
-  // INTEGRATIONS_DIR (as for the server) checks another plugin folder; its fixtures sit beside it.
+  // INTEGRATIONS_DIR (as for the server) checks another plugin folder; each plugin has its fixtures/.
   const integrationsDir = path.resolve(process.env.INTEGRATIONS_DIR ?? path.join(repoRoot(), "integrations"));
   const root = path.dirname(integrationsDir);
-  const fixturesDir = path.join(root, "fixtures");
   let integrations: Integration[];
   try {
     integrations = loadIntegrations(integrationsDir, root);
@@ -37,21 +33,16 @@ function main(): void {
   const rows = [["name", "display name", "events", "fixtures", "doc"]];
   const warnings: string[] = [];
   for (const i of integrations) {
-    const cov = coverage(i, fixturesDir);
+    const cov = coverage(i);
     const doc = fs.existsSync(path.join(i.dir, i.manifest.docs ?? "doc.md"));
     rows.push([i.name, i.manifest.displayName, String(i.events.size), String(cov.fixtures), doc ? "yes" : "NO"]);
-    if (cov.fixtures === 0) warnings.push(`${i.name}: no fixtures in fixtures/${i.name}/`);
+    if (cov.fixtures === 0) warnings.push(`${i.name}: no fixtures in ${path.relative(root, i.fixturesDir)}/`);
     if (cov.missingExpected.length)
       warnings.push(
-        `${i.name}: no .expected.json for ${cov.missingExpected.join(", ")} (run UPDATE_FIXTURES=1 npx jest test/integrations -t ${i.name})`,
+        `${i.name}: no .expected.json for ${cov.missingExpected.join(", ")} (run UPDATE_FIXTURES=1 npm run test:plugin -- ${i.name})`,
       );
     if (cov.unexercised.length) warnings.push(`${i.name}: no fixture exercises event(s) ${cov.unexercised.join(", ")}`);
   }
-  for (const orphan of orphanFixtureFolders(
-    fixturesDir,
-    integrations.map((i) => i.name),
-  ))
-    warnings.push(`fixtures/${orphan}: no integration with that name`);
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
   const line = (r: string[]) =>
     r

@@ -1,7 +1,7 @@
 // npm run new-integration -- <name> [--from a.json --from b.json …]
 //     (--event-header X-Foo-Event [--event NAME] | --event-field path.to.field | --event NAME)
 //     [--display-name "Foo"] [--category misc]
-// Scaffolds integrations/<name>/ and fixtures/<name>/ from sample payloads (src/tools/scaffold.ts):
+// Scaffolds integrations/<name>/ (with its fixtures/) from sample payloads (src/tools/scaffold.ts):
 // one schema inferred from every sample, a starter template per event, one case per sample with
 // the expected file the server produces, and the regenerated docs/integrations.md.
 import fs from "node:fs";

@@ -1,6 +1,6 @@
 // The scaffolder behind `npm run new-integration`: from one or more sample payloads it writes
 // integrations/<name>/ (manifest, one schema fitting every sample, a starter template per event,
-// doc.md), fixtures/<name>/ (each sample with the expected file the real pipeline produces) and
+// doc.md, fixtures/ with each sample and the expected file the server stores for it) and
 // regenerates docs/integrations.md, so the generated fixture suite passes as soon as it is written.
 import fs from "node:fs";
 import path from "node:path";
@@ -104,7 +104,6 @@ export function scaffoldIntegration(root: string, options: ScaffoldOptions): str
   if (!(CATEGORIES as readonly string[]).includes(category))
     throw new ScaffoldError(`--category must be one of: ${CATEGORIES.join(", ")}`);
   const dir = path.join(root, "integrations", name);
-  const fixturesDir = path.join(root, "fixtures", name);
   if (fs.existsSync(dir)) throw new ScaffoldError(`integrations/${name} already exists`);
   const samples = options.samples.length > 0 ? options.samples : [DEFAULT_SAMPLE];
   const displayName =
@@ -155,6 +154,7 @@ export function scaffoldIntegration(root: string, options: ScaffoldOptions): str
   // Each sample becomes a case; its expected file is what the real pipeline renders (with the
   // limits the server applies when storing).
   const integration = loadIntegrationFolder(dir, root);
+  const { fixturesDir } = integration;
   for (const [event, group] of byEvent) {
     group.forEach((sample, i) => {
       const caseName = `${templateName(event)}${i === 0 ? "" : `__${i + 1}`}`;

@@ -1,5 +1,5 @@
 // npm run send-fixture -- <integration> <case> --site URL --api-key KEY [--stream S] [--topic T]
-// Replays fixtures/<integration>/<case>.json against a running server with the same headers,
+// Replays integrations/<name>/fixtures/<case>.json against a running server with the same headers,
 // query and body encoding as the test suite, so authors can see the message in a real client.
 import path from "node:path";
 import { loadFixtureCases } from "../webhooks/fixtures";
@@ -19,10 +19,10 @@ async function main(): Promise<void> {
   }
   const root = repoRoot();
   const integration = loadIntegrationFolder(path.join(root, "integrations", name), root);
-  const cases = loadFixtureCases(path.join(root, "fixtures"), integration);
+  const cases = loadFixtureCases(integration);
   const c = cases.find((x) => x.name === caseName || `${x.name}.json` === caseName);
   if (!c)
-    fail(`no fixture '${caseName}' in fixtures/${name}/ (have: ${cases.map((x) => x.name).join(", ") || "none"})`);
+    fail(`no fixture '${caseName}' in ${path.relative(root, integration.fixturesDir)}/ (have: ${cases.map((x) => x.name).join(", ") || "none"})`);
 
   const query = new URLSearchParams({ ...c.query });
   query.set("api_key", apiKey);

@@ -86,14 +86,14 @@ export interface Catalogue {
   fixture(item: CatalogueItem, name: string): TestFixture | undefined;
 }
 
-export function createCatalogue(registry: IntegrationRegistry, fixturesDir: string, externalUrl: string): Catalogue {
+export function createCatalogue(registry: IntegrationRegistry, externalUrl: string): Catalogue {
   const items = registry.all().map(toItem);
   const byName = new Map(items.map((i) => [i.name, i]));
   const docs = new Map<string, string>();
   const cases = new Map<string, FixtureCase[]>();
   const casesOf = (item: CatalogueItem): FixtureCase[] => {
     if (!cases.has(item.name))
-      cases.set(item.name, loadFixtureCases(fixturesDir, item.integration).filter(postsMessage));
+      cases.set(item.name, loadFixtureCases(item.integration).filter(postsMessage));
     return cases.get(item.name)!;
   };
   return {

@@ -8,7 +8,6 @@ import type { Context } from "koa";
 import type { AppDeps } from "../deps";
 import { Errors } from "../errors";
 import { limitByIp } from "../http/auth";
-import { integrationsDirFor } from "../webhooks/startup";
 import { createCatalogue } from "./catalogue";
 import { BASE, deliveriesPage, integrationPage, listPage, notFoundPage, type Assets } from "./pages";
 
@@ -73,8 +72,7 @@ export function webRouter(deps: AppDeps): Router {
   const files = loadStatic();
   const asset = (name: string): string => `${BASE}/static/${name}?v=${files.get(name)!.hash}`;
   const assets: Assets = { css: asset("catalogue.css"), js: asset("catalogue.js"), icon: asset("favicon.svg") };
-  const fixturesDir = path.join(path.dirname(integrationsDirFor(deps.config)), "fixtures");
-  const catalogue = createCatalogue(deps.integrations, fixturesDir, deps.config.externalUrl);
+  const catalogue = createCatalogue(deps.integrations, deps.config.externalUrl);
   const ip = limitByIp(deps);
 
   router.get(BASE, ip, (ctx) => {

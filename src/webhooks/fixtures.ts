@@ -1,5 +1,5 @@
-// Fixture cases (fixtures/<integration>/<case>.json or .xml + <case>.expected.json + _defaults.json)
-// turned into ready-to-send requests. Shared by the generated test suite, send-fixture and
+// Fixture cases (integrations/<name>/fixtures/<case>.json or .xml + <case>.expected.json +
+// _defaults.json; the loader puts the folder on the Integration) turned into ready-to-send requests. Shared by the generated test suite, send-fixture and
 // check-integrations so all three agree on headers, query and body encoding.
 import fs from "node:fs";
 import path from "node:path";
@@ -129,8 +129,8 @@ function parseXmlOrNull(integration: Integration, text: string): unknown {
   }
 }
 
-export function loadFixtureCases(fixturesDir: string, integration: Integration): FixtureCase[] {
-  const dir = path.join(fixturesDir, integration.name);
+export function loadFixtureCases(integration: Integration): FixtureCase[] {
+  const dir = integration.fixturesDir;
   if (!fs.existsSync(dir)) return [];
   const defaultsFile = path.join(dir, "_defaults.json");
   const defaults: ExpectedCase = fs.existsSync(defaultsFile) ? (readJson(defaultsFile) as ExpectedCase) : {};
@@ -177,13 +177,14 @@ export function loadFixtureCases(fixturesDir: string, integration: Integration):
     });
 }
 
-/** Fixture folders that have no plugin of the same name. */
-export function orphanFixtureFolders(fixturesDir: string, names: string[]): string[] {
-  if (!fs.existsSync(fixturesDir)) return [];
-  return fs
-    .readdirSync(fixturesDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !names.includes(d.name))
-    .map((d) => d.name);
+/** A case as the pipeline receives it: header names in lower case, the content type among them. */
+export function fixtureRequest(
+  c: FixtureCase,
+  query: Record<string, string> = {},
+): { headers: Record<string, string>; query: Record<string, string>; body: Buffer } {
+  const headers: Record<string, string> = { "content-type": c.contentType };
+  for (const [name, value] of Object.entries(c.headers)) headers[name.toLowerCase()] = value;
+  return { headers, query: { ...query, ...c.query }, body: c.body };
 }
 
 /** Manifest event keys that no fixture case exercises (cases that test a missing header or field are skipped). */

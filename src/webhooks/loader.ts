@@ -197,6 +197,11 @@ function checkTemplatesAgainstSchema(
   return out;
 }
 
+/** Where a plugin folder keeps its fixture cases (the one place that names the folder). */
+export function fixturesDirOf(pluginDir: string): string {
+  return path.join(pluginDir, "fixtures");
+}
+
 function loadOne(dir: string, label: string, repoRoot: string): { integration?: Integration; problems: string[] } {
   const problems = new Problems(label);
   const folder = path.basename(dir);
@@ -351,6 +356,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
       validate,
       transform,
       docPath: path.relative(repoRoot, path.join(dir, docs)).split(path.sep).join("/"),
+      fixturesDir: fixturesDirOf(dir),
     },
   };
 }

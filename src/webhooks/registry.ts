@@ -40,6 +40,11 @@ export interface Integration {
   transform?: TransformFn;
   /** Path of doc.md relative to the repository root, for the catalogue. */
   docPath: string;
+  /**
+   * The plugin's sample deliveries (`<dir>/fixtures/<case>.json` + `.expected.json`): read by the
+   * test suite, template overrides' validation, the catalogue's test delivery and the authoring tools.
+   */
+  fixturesDir: string;
 }
 
 export interface IntegrationRegistry {

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
-import { loadIntegrations } from "./loader";
+import { loadIntegrationFolder, loadIntegrations } from "./loader";
 import { createRegistry, type IntegrationRegistry } from "./registry";
 
 /** The repository root: the nearest folder above this file with a package.json. */
@@ -16,6 +16,12 @@ export function integrationsDirFor(config: Pick<Config, "integrationsDir">): str
   return config.integrationsDir ?? path.join(repoRoot(), "integrations");
 }
 
-export async function loadIntegrationsForApp(config: Pick<Config, "integrationsDir">): Promise<IntegrationRegistry> {
-  return createRegistry(loadIntegrations(integrationsDirFor(config)));
+/** Every plugin folder, or only the named ones. */
+export async function loadIntegrationsForApp(
+  config: Pick<Config, "integrationsDir">,
+  only?: readonly string[],
+): Promise<IntegrationRegistry> {
+  const dir = integrationsDirFor(config);
+  if (only) return createRegistry(only.map((name) => loadIntegrationFolder(path.join(dir, name), path.dirname(dir))));
+  return createRegistry(loadIntegrations(dir));
 }

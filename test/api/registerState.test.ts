@@ -5,7 +5,7 @@ import { zulipJs } from "../support/zulipJs";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { integrations: ["alertmanager", "helloworld"] });
   const { owner, member } = server.users;
   // member leaves `general`; `lobby` (public) and `secret` (private) are created by the owner.
   await server.as(owner).post("/users/me/subscriptions", { subscriptions: [{ name: "lobby" }] });

@@ -9,7 +9,7 @@ import { postWebhook } from "../support/webhooks";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { integrations: "all" });
 });
 afterAll(async () => {
   await server.close();

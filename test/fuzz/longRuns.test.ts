@@ -49,7 +49,7 @@ function attacked(payload: unknown): unknown {
 
 /** Up to two JSON cases the plugin renders, the largest payloads first (they reach furthest). */
 function renderingCases(integration: Integration): FixtureCase[] {
-  return loadFixtureCases(path.join(ROOT, "fixtures"), integration)
+  return loadFixtureCases(integration)
     .filter((c) => !c.payloadPath.endsWith(".xml") && integration.manifest.contentType !== "query")
     .filter((c) => c.expected !== undefined && !c.expected.error && !c.expected.ignored)
     .sort((a, b) => b.body.length - a.body.length)
@@ -58,7 +58,7 @@ function renderingCases(integration: Integration): FixtureCase[] {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { integrations: "all" });
 });
 afterAll(async () => {
   await server.close();

@@ -87,7 +87,7 @@ let integrationNames: string[];
 const stats: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { integrations: ["github", "helloworld"] });
   routes = [];
   for (const router of [apiRouter(server.deps), webhookRouter(server.deps), userFilesRouter(server.deps)]) {
     for (const layer of router.stack) {

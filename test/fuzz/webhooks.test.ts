@@ -24,7 +24,7 @@ if (process.env.FUZZ_TIMEOUT_MS) jest.setTimeout(Number(process.env.FUZZ_TIMEOUT
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { integrations: "all" });
 });
 afterAll(async () => {
   await server.close();
@@ -49,7 +49,7 @@ function eventOf(integration: Integration, c: FixtureCase): string | undefined {
 /** One case per event: one that the plugin renders, when there is one (it reaches furthest). */
 function casePerEvent(integration: Integration): [string, FixtureCase][] {
   const chosen = new Map<string, FixtureCase>();
-  for (const c of loadFixtureCases(path.join(ROOT, "fixtures"), integration)) {
+  for (const c of loadFixtureCases(integration)) {
     const event = eventOf(integration, c);
     if (event === undefined) continue;
     const renders = c.expected !== undefined && !c.expected.error && !c.expected.ignored;

@@ -1,5 +1,8 @@
 // Starts the real app on a real database (fresh SQLite file, or a fresh MySQL database when
 // TEST_DATABASE_URL is set) listening on a loopback port, with a seeded organization.
+// Plugins: only helloworld (milliseconds to load) unless the test asks for others
+// (`startTestServer({}, { integrations: ["github"] })`, or "all" for tests about the whole
+// catalogue or a custom INTEGRATIONS_DIR): loading all of them costs seconds per boot.
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -94,7 +97,8 @@ export async function startSecondServer(first: TestServer, env: Record<string, s
     ...(first.config.redisUrl ? { REDIS_URL: first.config.redisUrl, REDIS_PREFIX: first.config.redisPrefix } : {}),
     ...env,
   });
-  const deps = await createDeps(config);
+  // The same plugins as the first server (a second process of the same deployment).
+  const deps = await createDeps(config, { integrations: first.deps.integrations.names() });
   const { url, server } = await listen(deps);
   return {
     url,
@@ -131,9 +135,17 @@ export async function freshDatabaseUrl(): Promise<{ url: string | undefined; dro
   };
 }
 
+const DEFAULT_PLUGINS = ["helloworld"];
+
+export interface TestServerOptions {
+  logDestination?: DestinationStream;
+  /** The plugin folders to load (by name), or "all"; only helloworld by default. */
+  integrations?: readonly string[] | "all";
+}
+
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { logDestination?: DestinationStream } = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-"));
   const database = await freshDatabaseUrl();
@@ -150,7 +162,8 @@ export async function startTestServer(
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const deps = await createDeps(config, { logDestination: options.logDestination });
+  const integrations = options.integrations === "all" ? true : (options.integrations ?? DEFAULT_PLUGINS);
+  const deps = await createDeps(config, { logDestination: options.logDestination, integrations });
   const { realm, owner, ownerApiKey } = await createRealm(deps.db, {
     subdomain: "",
     name: "Test Org",

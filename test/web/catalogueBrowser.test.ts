@@ -23,7 +23,7 @@ suite("/integrations/ page in Chromium", () => {
 
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: .ci/run installs it with apt`);
-    server = await startTestServer();
+    server = await startTestServer({}, { integrations: "all" });
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from "../support/harness";
 describe("/integrations/ web page (HTTP)", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { integrations: "all" });
   });
   afterAll(() => server.close());
 

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "../support/harness";
 describe("GET /integrations", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { integrations: "all" });
   });
   afterAll(() => server.close());
 

@@ -13,7 +13,7 @@ describe("plugin contract additions", () => {
   let server: TestServer;
   let ownerDm: string;
   beforeAll(async () => {
-    server = await startTestServer({ INTEGRATIONS_DIR: PLUGINS });
+    server = await startTestServer({ INTEGRATIONS_DIR: PLUGINS }, { integrations: "all" });
     ownerDm = [server.users.bot.id, server.users.owner.id].sort((a, b) => a - b).join(",");
   });
   afterAll(() => server.close());

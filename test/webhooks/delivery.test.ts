@@ -13,7 +13,10 @@ const HELLO =
 describe("webhook delivery", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer(
+      {},
+      { integrations: ["alertmanager", "bitbucket2", "github", "helloworld", "teamcity"] },
+    );
   });
   afterAll(() => server.close());
 
@@ -83,7 +86,10 @@ describe("webhook delivery", () => {
   });
 
   it("a direct-to-owner delivery needs no channel: a missing one is neither looked up nor reported", async () => {
-    const fixture = fs.readFileSync(path.join(__dirname, "../../fixtures/teamcity/build__personal.json"), "utf8");
+    const fixture = fs.readFileSync(
+      path.join(__dirname, "../../integrations/teamcity/fixtures/build__personal.json"),
+      "utf8",
+    );
     const before = await latestMessageId(server);
     const res = await postWebhook(server, "teamcity", { body: fixture, query: { stream: "gone-channel" } });
     expect(res.status).toBe(200);
@@ -193,7 +199,10 @@ describe("webhook delivery", () => {
     ];
     for (const [name, fixture, headers, query, sent] of spellings) {
       it(`${name} ${Object.entries(query)[0].join("=")} → ${sent ? "sent" : "success without a message"}`, async () => {
-        const payload = fs.readFileSync(path.join(__dirname, `../../fixtures/${name}/${fixture}.json`), "utf8");
+        const payload = fs.readFileSync(
+          path.join(__dirname, `../../integrations/${name}/fixtures/${fixture}.json`),
+          "utf8",
+        );
         const before = await latestMessageId(server);
         const res = await postWebhook(server, name, { body: payload, headers, query: { stream: "general", ...query } });
         expect(res.status).toBe(200);

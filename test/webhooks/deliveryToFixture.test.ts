@@ -13,13 +13,13 @@ const run = promisify(execFile);
 // Each CLI run is a fresh process that loads every plugin: slow on a busy machine.
 jest.setTimeout(180_000);
 const ROOT = path.join(__dirname, "../..");
-const githubPush = fs.readFileSync(path.join(ROOT, "fixtures/github/push__1_commit.json"), "utf8");
+const githubPush = fs.readFileSync(path.join(ROOT, "integrations/github/fixtures/push__1_commit.json"), "utf8");
 
 describe("npm run cli -- delivery-to-fixture", () => {
   let server: TestServer;
   let fixturesDir: string;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { integrations: ["github", "helloworld"] });
     fixturesDir = fs.mkdtempSync(path.join(os.tmpdir(), "fixtures-"));
   });
   afterAll(async () => {
@@ -60,14 +60,14 @@ describe("npm run cli -- delivery-to-fixture", () => {
     const res = await saveAsFixture(id);
     expect(res.stderr.replace(/npm warn.*\n?/g, "")).toBe("");
     expect(res.code).toBe(0);
-    const payloadPath = path.join(fixturesDir, "github", "push__from_log.json");
-    const expectedPath = path.join(fixturesDir, "github", "push__from_log.expected.json");
+    const payloadPath = path.join(fixturesDir, "push__from_log.json");
+    const expectedPath = path.join(fixturesDir, "push__from_log.expected.json");
     expect(JSON.parse(fs.readFileSync(payloadPath, "utf8"))).toEqual(JSON.parse(githubPush));
     const expected = JSON.parse(fs.readFileSync(expectedPath, "utf8"));
     expect(expected.headers).toEqual({ "x-github-delivery": "fixture-1" });
 
-    // Sent the way test/integrations.test.ts sends it, the server posts exactly what the file says.
-    const [fixture] = loadFixtureCases(fixturesDir, server.deps.integrations.get("github")!);
+    // Sent the way the fixture suite sends it, the server posts exactly what the file says.
+    const [fixture] = loadFixtureCases({ ...server.deps.integrations.get("github")!, fixturesDir });
     expect(fixture.name).toBe("push__from_log");
     const before = await latestMessageId(server);
     await postWebhook(server, "github", {
@@ -102,7 +102,7 @@ describe("npm run cli -- delivery-to-fixture", () => {
     expect(res.stderr.replace(/npm warn.*\n?/g, "")).toBe("");
     expect(res.code).toBe(0);
     const expected = JSON.parse(
-      fs.readFileSync(path.join(fixturesDir, "helloworld", `goodbye__delivery${id}.expected.json`), "utf8"),
+      fs.readFileSync(path.join(fixturesDir, `goodbye__delivery${id}.expected.json`), "utf8"),
     );
     expect(expected).toEqual({ error: expect.objectContaining({ status: 400, code: "INVALID_PAYLOAD" }) });
   });

@@ -13,7 +13,7 @@ const PLUGINS = path.join(__dirname, "contract");
 describe("auto-escaping of payload values", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ INTEGRATIONS_DIR: PLUGINS });
+    server = await startTestServer({ INTEGRATIONS_DIR: PLUGINS }, { integrations: "all" });
   });
   afterAll(() => server.close());
 

@@ -1,4 +1,4 @@
-// Fixture folders (fixtures/<integration>/<case>.json|.xml, <case>.expected.json, _defaults.json)
+// Fixture folders (integrations/<name>/fixtures/<case>.json|.xml, <case>.expected.json, _defaults.json)
 // read into ready-to-send requests, for plugins of each content type built in a temp directory.
 import path from "node:path";
 import {
@@ -8,7 +8,6 @@ import {
   isIgnoreCaseName,
   isPayloadFile,
   loadFixtureCases,
-  orphanFixtureFolders,
   refusalToRecord,
   stringFields,
   unexercisedEvents,
@@ -27,8 +26,9 @@ function plugin(extra: Record<string, unknown> = {}, files: Files = {}, name = "
   return loadIntegrationFolder(dir);
 }
 
-const fixturesDir = () => path.join(tmp.dir(), "fixtures");
-const writeFixtures = (name: string, files: Files) => writeFiles(path.join(fixturesDir(), name), files);
+/** A plugin's fixtures folder, as the loader names it. */
+const fixturesOf = (name: string) => path.join(tmp.dir(), "integrations", name, "fixtures");
+const writeFixtures = (name: string, files: Files) => writeFiles(fixturesOf(name), files);
 
 describe("payload files and case names", () => {
   it("takes .json and .xml files as payloads, not expected files or _-prefixed ones", () => {
@@ -156,7 +156,7 @@ describe("stringFields and encodeBody", () => {
 
 describe("loadFixtureCases", () => {
   it("has no cases for a plugin without a fixture folder", () => {
-    expect(loadFixtureCases(fixturesDir(), plugin())).toEqual([]);
+    expect(loadFixtureCases(plugin())).toEqual([]);
   });
 
   it("reads each payload file in name order with its expected file, skipping other files", () => {
@@ -168,8 +168,8 @@ describe("loadFixtureCases", () => {
       "notes.txt": "x",
       "_defaults.json": "{}",
     });
-    const dir = path.join(fixturesDir(), "demo");
-    expect(loadFixtureCases(fixturesDir(), integration)).toEqual([
+    const dir = fixturesOf("demo");
+    expect(loadFixtureCases(integration)).toEqual([
       {
         name: "a",
         payloadPath: path.join(dir, "a.json"),
@@ -198,13 +198,13 @@ describe("loadFixtureCases", () => {
   it("lists cases in name order, whatever order the folder lists them in", () => {
     const names = ["m", "c", "zz", "a", "q", "b", "y", "d"];
     writeFixtures("demo", Object.fromEntries(names.map((n) => [`${n}.json`, "{}"])));
-    expect(loadFixtureCases(fixturesDir(), plugin()).map((c) => c.name)).toEqual([...names].sort());
+    expect(loadFixtureCases(plugin()).map((c) => c.name)).toEqual([...names].sort());
   });
 
   it("names a case by its file name without the final .json or .xml only", () => {
     const integration = plugin();
     writeFixtures("demo", { "v1.json_body.json": "{}", "v2.xml_body.xml": "<a/>" });
-    expect(loadFixtureCases(fixturesDir(), integration).map((c) => [c.name, path.basename(c.expectedPath)])).toEqual([
+    expect(loadFixtureCases(integration).map((c) => [c.name, path.basename(c.expectedPath)])).toEqual([
       ["v1.json_body", "v1.json_body.expected.json"],
       ["v2.xml_body", "v2.xml_body.expected.json"],
     ]);
@@ -221,7 +221,7 @@ describe("loadFixtureCases", () => {
       "hello.json": "{}",
       "hello.expected.json": JSON.stringify({ headers: { "X-Event": "custom", "X-Extra": "1" } }),
     });
-    expect(loadFixtureCases(fixturesDir(), integration).map((c) => [c.name, c.headers])).toEqual([
+    expect(loadFixtureCases(integration).map((c) => [c.name, c.headers])).toEqual([
       ["hello", { "X-Token": "t", "X-Event": "custom", "X-Extra": "1" }],
       ["ignore__push__tag", { "X-Token": "t", "X-Event": "push" }],
     ]);
@@ -236,9 +236,7 @@ describe("loadFixtureCases", () => {
       "two.json": '{"x":2}',
       "two.expected.json": JSON.stringify({ contentType: FORM }),
     });
-    expect(
-      loadFixtureCases(fixturesDir(), integration).map((c) => [c.name, c.query, c.contentType, c.body.toString()]),
-    ).toEqual([
+    expect(loadFixtureCases(integration).map((c) => [c.name, c.query, c.contentType, c.body.toString()])).toEqual([
       ["one", { a: "1", b: "2" }, "application/json", '{"x":1}'],
       ["two", { a: "1", b: "1" }, FORM, "x=2"],
     ]);
@@ -252,9 +250,7 @@ describe("loadFixtureCases", () => {
       "b.json": '{"event":"y"}',
       "b.expected.json": JSON.stringify({ query: { n: "9" }, contentType: "text/plain" }),
     });
-    expect(
-      loadFixtureCases(fixturesDir(), integration).map((c) => [c.query, c.contentType, c.body.length, c.payload]),
-    ).toEqual([
+    expect(loadFixtureCases(integration).map((c) => [c.query, c.contentType, c.body.length, c.payload])).toEqual([
       [{ event: "default", n: "3", project: "p" }, "application/json", 0, { event: "x", n: 3 }],
       [{ event: "default", project: "p", n: "9" }, "text/plain", 0, { event: "y" }],
     ]);
@@ -268,13 +264,7 @@ describe("loadFixtureCases", () => {
       "b.expected.json": JSON.stringify({ contentType: "text/xml" }),
     });
     expect(
-      loadFixtureCases(fixturesDir(), integration).map((c) => [
-        c.name,
-        c.contentType,
-        c.body.toString(),
-        c.payload,
-        c.query,
-      ]),
+      loadFixtureCases(integration).map((c) => [c.name, c.contentType, c.body.toString(), c.payload, c.query]),
     ).toEqual([
       ["a", "application/xml", "<note><id>0042</id></note>", { note: { id: "0042" } }, {}],
       ["b", "text/xml", "<note>", null, {}],
@@ -284,20 +274,19 @@ describe("loadFixtureCases", () => {
   it("treats an XML case of a query plugin as XML, not as query fields", () => {
     const integration = plugin({ contentType: "query" });
     writeFixtures("demo", { "a.xml": "<a><b>1</b></a>" });
-    expect(
-      loadFixtureCases(fixturesDir(), integration).map((c) => [c.query, c.contentType, c.body.toString()]),
-    ).toEqual([[{}, "application/xml", "<a><b>1</b></a>"]]);
+    expect(loadFixtureCases(integration).map((c) => [c.query, c.contentType, c.body.toString()])).toEqual([
+      [{}, "application/xml", "<a><b>1</b></a>"],
+    ]);
   });
 });
 
-describe("orphanFixtureFolders and unexercisedEvents", () => {
-  it("lists fixture folders without a plugin, ignoring files and a missing directory", () => {
-    expect(orphanFixtureFolders(fixturesDir(), ["demo"])).toEqual([]);
+describe("the fixtures folder and unexercisedEvents", () => {
+  it("reads the plugin's own fixtures folder, which the loader puts on the Integration", () => {
+    const integration = plugin();
+    expect(integration.fixturesDir).toBe(fixturesOf("demo"));
     writeFixtures("demo", { "a.json": "{}" });
-    writeFixtures("gone", { "a.json": "{}" });
-    writeFiles(fixturesDir(), { "README.md": "x" });
-    expect(orphanFixtureFolders(fixturesDir(), ["demo"])).toEqual(["gone"]);
-    expect(orphanFixtureFolders(fixturesDir(), ["demo", "gone"])).toEqual([]);
+    expect(loadFixtureCases({ ...integration, fixturesDir: path.join(tmp.dir(), "elsewhere") })).toEqual([]);
+    expect(loadFixtureCases(integration).map((c) => c.payloadPath)).toEqual([path.join(fixturesOf("demo"), "a.json")]);
   });
 
   it("lists the events no case reaches, reading the event header case-insensitively", () => {
@@ -314,7 +303,7 @@ describe("orphanFixtureFolders and unexercisedEvents", () => {
       "missing_header.json": "{}",
       "missing_header.expected.json": JSON.stringify({ headers: { "X-Event": "" } }),
     });
-    const cases = loadFixtureCases(fixturesDir(), integration);
+    const cases = loadFixtureCases(integration);
     expect(unexercisedEvents(integration, cases)).toEqual(["issue", "hello"]);
     expect(unexercisedEvents(integration, [])).toEqual(["push", "issue.opened", "issue", "hello"]);
   });
@@ -328,6 +317,6 @@ describe("orphanFixtureFolders and unexercisedEvents", () => {
       },
     );
     writeFixtures("demo", { "a.json": '{"kind":"a"}', "none.json": "{}", "other.json": '{"kind":"zzz"}' });
-    expect(unexercisedEvents(integration, loadFixtureCases(fixturesDir(), integration))).toEqual(["b", "hello"]);
+    expect(unexercisedEvents(integration, loadFixtureCases(integration))).toEqual(["b", "hello"]);
   });
 });

@@ -43,9 +43,8 @@ describe("fixture case names", () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sb-names-"));
     try {
       const github = loadIntegrationFolder(path.resolve(__dirname, "../../integrations/github"));
-      fs.mkdirSync(path.join(tmp, "github"));
-      fs.writeFileSync(path.join(tmp, "github", "ignore__push__private.json"), "{}");
-      const [c] = loadFixtureCases(tmp, github);
+      fs.writeFileSync(path.join(tmp, "ignore__push__private.json"), "{}");
+      const [c] = loadFixtureCases({ ...github, fixturesDir: tmp });
       expect(c.headers).toMatchObject({ "X-GitHub-Event": "push" });
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { githubPushPayload } from "../../bench/githubPush";
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 
-const fixture = fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "github", "star.json"));
+const fixture = fs.readFileSync(path.join(__dirname, "..", "..", "integrations", "github", "fixtures", "star.json"));
 const sign = (secret: string, body: Buffer | string) =>
   "sha256=" + crypto.createHmac("sha256", secret).update(body).digest("hex");
 
@@ -21,7 +21,7 @@ describe("github webhook", () => {
     });
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { integrations: ["github"] });
   });
   afterAll(() => server.close());
 

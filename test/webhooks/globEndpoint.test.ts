@@ -7,7 +7,7 @@ import { postWebhook } from "../support/webhooks";
 describe("URL-supplied globs through the webhook endpoint", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { integrations: ["github"] });
   });
   afterAll(() => server.close());
 

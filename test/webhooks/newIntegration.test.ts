@@ -61,7 +61,7 @@ describe("npm run new-integration", () => {
     expect(schema.properties.tags).toEqual({ type: "array", items: { type: "string" } });
     // Events named by the field's value ("0", "1"), one case per sample.
     expect(read("integrations/pinger/integration.json").events).toEqual({ "0": {}, "1": {} });
-    expect(fs.readdirSync(path.join(tmp, "fixtures/pinger")).sort()).toEqual([
+    expect(fs.readdirSync(path.join(tmp, "integrations/pinger/fixtures")).sort()).toEqual([
       "0.expected.json",
       "0.json",
       "1.expected.json",
@@ -94,10 +94,10 @@ describe("npm run new-integration", () => {
     const integrations = loadIntegrations(integrationsDir, tmp);
     expect(fs.readFileSync(path.join(tmp, INTEGRATIONS_DOC), "utf8")).toBe(integrationsTableMarkdown(integrations));
 
-    const server = await startTestServer({ INTEGRATIONS_DIR: integrationsDir });
+    const server = await startTestServer({ INTEGRATIONS_DIR: integrationsDir }, { integrations: "all" });
     try {
       for (const integration of integrations) {
-        const cases = loadFixtureCases(path.join(tmp, "fixtures"), integration);
+        const cases = loadFixtureCases(integration);
         expect(cases.length).toBe(2);
         for (const c of cases) {
           const before = await latestMessageId(server);
@@ -115,7 +115,7 @@ describe("npm run new-integration", () => {
     } finally {
       await server.close();
     }
-    expect(read("fixtures/hooky/push.expected.json")).toEqual({
+    expect(read("integrations/hooky/fixtures/push.expected.json")).toEqual({
       topic: "Hooky",
       content: "**Pushed \\*2\\* commits**\n[Open](https://h.example/1)",
     });
@@ -141,7 +141,7 @@ describe("npm run new-integration", () => {
       { cwd: ROOT, env: { ...process.env }, encoding: "utf8" },
     ).catch((err: { stderr: string }) => ({ stdout: "", stderr: err.stderr }));
     expect(created.stderr).toBe("");
-    expect(read("fixtures/backups/backup__2.expected.json")).toEqual({
+    expect(read("integrations/backups/fixtures/backup__2.expected.json")).toEqual({
       topic: "Backups",
       content: "**Nightly backup failed**",
     });

@@ -8,7 +8,10 @@ import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks
 
 const hello = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ featured_title: "Aurora", featured_url: "https://en.wikipedia.org/wiki/Aurora", ...extra });
-const githubPush = fs.readFileSync(path.join(__dirname, "../../fixtures/github/push__1_commit.json"), "utf8");
+const githubPush = fs.readFileSync(
+  path.join(__dirname, "../../integrations/github/fixtures/push__1_commit.json"),
+  "utf8",
+);
 
 // One case starts a second server (which loads every plugin): slow on a busy machine.
 jest.setTimeout(120_000);
@@ -16,7 +19,7 @@ jest.setTimeout(120_000);
 describe("webhook operations", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ WEBHOOK_LOG_MAX_BODY_BYTES: "2000" });
+    server = await startTestServer({ WEBHOOK_LOG_MAX_BODY_BYTES: "2000" }, { integrations: ["github", "helloworld"] });
   });
   afterAll(() => server.close());
 
@@ -264,7 +267,10 @@ describe("webhook operations", () => {
         const ids = (await messagesSince(server, before, server.users.bot.id)).map((m) => m.id);
         const onePush =
           JSON.parse(
-            fs.readFileSync(path.join(__dirname, "../../fixtures/github/push__1_commit.expected.json"), "utf8"),
+            fs.readFileSync(
+              path.join(__dirname, "../../integrations/github/fixtures/push__1_commit.expected.json"),
+              "utf8",
+            ),
           ).messages?.length ?? 1;
         expect(ids).toHaveLength(onePush);
       } finally {

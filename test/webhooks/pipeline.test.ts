@@ -28,7 +28,7 @@ describe("webhook pipeline", () => {
   const notices = async (before: number) => messagesSince(server, before, server.realm.notification_bot_id!);
 
   beforeAll(async () => {
-    server = await startTestServer({ INTEGRATIONS_DIR: PLUGINS });
+    server = await startTestServer({ INTEGRATIONS_DIR: PLUGINS }, { integrations: "all" });
   });
   afterAll(() => server.close());
 

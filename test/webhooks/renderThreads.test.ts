@@ -35,7 +35,7 @@ const deliver = (server: TestServer, payload: Record<string, unknown>) =>
 function serverWith(env: Record<string, string>): () => TestServer {
   let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startTestServer(env);
+    server = await startTestServer(env, { integrations: "all" });
   });
   afterAll(() => server?.close());
   return () => server as TestServer;

@@ -25,7 +25,7 @@ describe("webhook signatures and the bot secret endpoint", () => {
     });
 
   beforeAll(async () => {
-    server = await startTestServer({ INTEGRATIONS_DIR: path.join(__dirname, "plugins") });
+    server = await startTestServer({ INTEGRATIONS_DIR: path.join(__dirname, "plugins") }, { integrations: "all" });
   });
   afterAll(() => server.close());
 

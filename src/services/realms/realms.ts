@@ -31,6 +31,11 @@ export const REALM_GROUP_SETTINGS = [
   "can_add_custom_emoji_group",
   "can_create_bots_group",
   "can_create_write_only_bots_group",
+  "can_move_messages_between_channels_group",
+  "can_move_messages_between_topics_group",
+  "can_resolve_topics_group",
+  "can_delete_any_message_group",
+  "can_delete_own_message_group",
 ] as const;
 
 /** Default realm permission settings (system group names). */
@@ -46,6 +51,11 @@ const REALM_SETTING_DEFAULTS: Record<(typeof REALM_GROUP_SETTINGS)[number], stri
   can_add_custom_emoji_group: "role:members",
   can_create_bots_group: "role:members",
   can_create_write_only_bots_group: "role:members",
+  can_move_messages_between_channels_group: "role:members",
+  can_move_messages_between_topics_group: "role:everyone",
+  can_resolve_topics_group: "role:everyone",
+  can_delete_any_message_group: "role:administrators",
+  can_delete_own_message_group: "role:everyone",
 };
 
 async function createSystemGroups(q: Queryable, realmId: number): Promise<Record<string, number>> {

@@ -50,6 +50,16 @@ const withinLimits = (m: RenderedMessage): RenderedMessage => ({
   content: limitMarkdown(m.content),
 });
 
+/** The answer to an event the plugin does not declare (a 200 with a code, as in the reference). */
+export function unsupportedEventError(integration: Integration, eventType: string): ApiError {
+  const { displayName } = integration.manifest;
+  return new ApiError(
+    "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+    `The '${eventType}' event isn't currently supported by the ${displayName} webhook; ignoring`,
+    { webhook_name: displayName, event_type: eventType },
+  );
+}
+
 /** The delivery log's `ignored_reason` when the URL's channel does not exist. */
 const MISSING = "missing channel";
 
@@ -80,12 +90,7 @@ export function createWebhookDelivery(
   function unsupported(integration: Integration, eventType: string): ApiError {
     const count = deps.integrations.countUnsupported(integration.name);
     unsupportedLog.info({ integration: integration.name, eventType, count }, "unsupported webhook event");
-    const { displayName } = integration.manifest;
-    return new ApiError(
-      "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
-      `The '${eventType}' event isn't currently supported by the ${displayName} webhook; ignoring`,
-      { webhook_name: displayName, event_type: eventType },
-    );
+    return unsupportedEventError(integration, eventType);
   }
 
   /**

@@ -1,17 +1,15 @@
 // `npm run cli -- delivery-to-fixture --id N [--name variant]`: a logged delivery becomes a fixture
-// case (fixtures/<integration>/<event>__<variant>.json + .expected.json), so a surprising real
+// case (integrations/<name>/fixtures/<event>__<variant>.json + .expected.json), so a surprising real
 // payload is a regression test in one command. The expected file is what the current plugin
 // renders; review it before committing.
 import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "../../db/knex";
 import { findWebhookDeliveryById } from "../../db/webhookOps";
-import { ApiError } from "../../errors";
-import { loadFixtureCases, type ExpectedCase } from "../../webhooks/fixtures";
-import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
-import { runPipeline } from "../../webhooks/pipeline";
+import { fixtureRequest, loadFixtureCases, type ExpectedCase } from "../../webhooks/fixtures";
 import type { Integration, IntegrationRegistry } from "../../webhooks/registry";
 import { trimEndChars, trimStartChars } from "../../text";
+import { dryRunDelivery } from "./dryRun";
 
 /** URL parameters a fixture must not carry (the test harness supplies its own channel and key). */
 const NOT_IN_FIXTURES = new Set(["api_key", "stream"]);
@@ -44,13 +42,19 @@ function headersTheManifestReads(integration: Integration, headers: Record<strin
 export async function deliveryToFixture(
   db: Db,
   integrations: IntegrationRegistry,
-  fixturesDir: string,
-  options: { id: number; variant?: string; force?: boolean },
+  options: {
+    id: number;
+    variant?: string;
+    force?: boolean;
+    /** Written here instead of the plugin's own fixtures folder. */
+    fixturesDir?: string;
+  },
 ): Promise<{ payloadPath: string; expectedPath: string; expected: ExpectedCase }> {
   const row = await findWebhookDeliveryById(db, options.id);
   if (!row) throw new Error(`No delivery ${options.id} in the log`);
-  const integration = integrations.get(row.integration);
-  if (!integration) throw new Error(`The integration '${row.integration}' no longer exists`);
+  const loaded = integrations.get(row.integration);
+  if (!loaded) throw new Error(`The integration '${row.integration}' no longer exists`);
+  const integration = options.fixturesDir ? { ...loaded, fixturesDir: options.fixturesDir } : loaded;
   if (row.body_truncated) throw new Error(`Delivery ${row.id}'s body was truncated in the log`);
   if (!row.body_utf8) throw new Error(`Delivery ${row.id}'s body is not UTF-8 text`);
   const body = Buffer.from(row.body).toString("utf8");
@@ -65,7 +69,7 @@ export async function deliveryToFixture(
   const event = safeName(headerEvent ?? row.event_key ?? row.event ?? "delivery");
   const name = `${event}__${safeName(options.variant ?? `delivery${row.id}`)}`;
   const xml = integration.manifest.contentType === "xml";
-  const dir = path.join(fixturesDir, integration.name);
+  const dir = integration.fixturesDir;
   const payloadPath = path.join(dir, `${name}.${xml ? "xml" : "json"}`);
   const expectedPath = path.join(dir, `${name}.expected.json`);
   if (!options.force && (fs.existsSync(payloadPath) || fs.existsSync(expectedPath)))
@@ -87,21 +91,8 @@ export async function deliveryToFixture(
   fs.writeFileSync(expectedPath, JSON.stringify(request, null, 2) + "\n");
 
   // Render the new case exactly as the generated test suite will send it.
-  const fixture = loadFixtureCases(fixturesDir, integration).find((c) => c.name === name)!;
-  const lower: Record<string, string> = { "content-type": fixture.contentType };
-  for (const [k, v] of Object.entries(fixture.headers)) lower[k.toLowerCase()] = v;
-  let expected: ExpectedCase;
-  try {
-    const outcome = runPipeline(integration, { headers: lower, query: fixture.query, body: fixture.body });
-    if (outcome.kind === "messages") {
-      const messages = outcome.messages.map((m) => ({ topic: limitTopic(m.topic), content: limitMarkdown(m.content) }));
-      expected = messages.length === 1 ? { ...request, ...messages[0] } : { ...request, messages };
-    } else if (outcome.kind === "ignored") expected = { ...request, ignored: true };
-    else expected = { ...request, error: { status: 200, code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE" } };
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    expected = { ...request, error: { status: err.status, code: err.code, msg: err.message } };
-  }
+  const fixture = loadFixtureCases(integration).find((c) => c.name === name)!;
+  const expected: ExpectedCase = { ...request, ...dryRunDelivery(integration, fixtureRequest(fixture)) };
   fs.writeFileSync(expectedPath, JSON.stringify(expected, null, 2) + "\n");
   return { payloadPath, expectedPath, expected };
 }

@@ -1,10 +1,8 @@
 // The webhook operations of one server process: delivery log (writer and pruner), template
 // overrides (with their cache), the log's read side and replay, the render threads, and the ingest
 // step they share.
-import path from "node:path";
 import type { AppDeps } from "../../deps";
 import { PipelineThreads } from "../../webhooks/pipelineThreads";
-import { integrationsDirFor } from "../../webhooks/startup";
 import { WebhookDeliveries } from "./deliveries";
 import { DeliveryLog } from "./deliveryLog";
 import { createWebhookDelivery } from "./delivery";
@@ -25,8 +23,7 @@ export interface WebhookOps {
 
 export function createWebhookOps(deps: Omit<AppDeps, "webhookOps">): WebhookOps {
   const log = new DeliveryLog(deps.db, deps.config.webhookLog, deps.logger.child({ logger: "webhooks.log" }));
-  const fixturesDir = path.join(path.dirname(integrationsDirFor(deps.config)), "fixtures");
-  const overrides = new WebhookOverrides(deps.db, deps.bus, deps.integrations, fixturesDir);
+  const overrides = new WebhookOverrides(deps.db, deps.bus, deps.integrations);
   const threads = new PipelineThreads(deps.config.webhookRender, deps.logger.child({ logger: "webhooks.render" }));
   const ingest = createIngest(createWebhookDelivery(deps), overrides, threads);
   const deliveries = new WebhookDeliveries(deps.db, deps.integrations, ingest);

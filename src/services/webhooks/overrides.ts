@@ -14,7 +14,7 @@ import {
 } from "../../db/webhookOps";
 import { ApiError, Errors } from "../../errors";
 import type { EventBus } from "../../events/bus";
-import { loadFixtureCases } from "../../webhooks/fixtures";
+import { fixtureRequest, loadFixtureCases } from "../../webhooks/fixtures";
 import { compileTemplate, templateCache } from "../../webhooks/helpers";
 import { runPipeline, type EventOverride, type Outcome } from "../../webhooks/pipeline";
 import type { Integration, IntegrationRegistry } from "../../webhooks/registry";
@@ -66,7 +66,6 @@ export class WebhookOverrides {
     private readonly db: Db,
     private readonly bus: EventBus,
     private readonly integrations: IntegrationRegistry,
-    private readonly fixturesDir: string,
   ) {
     bus.onBroadcast((message) => {
       if (message.kind === BROADCAST_KIND && typeof message.realmId === "number") this.forget(message.realmId);
@@ -154,10 +153,8 @@ export class WebhookOverrides {
         throw invalidTemplate(field, firstLine(err));
       }
     }
-    for (const fixture of loadFixtureCases(this.fixturesDir, integration)) {
-      const headers: Record<string, string> = { "content-type": fixture.contentType };
-      for (const [name, value] of Object.entries(fixture.headers)) headers[name.toLowerCase()] = value;
-      const request = { headers, query: fixture.query, body: fixture.body };
+    for (const fixture of loadFixtureCases(integration)) {
+      const request = fixtureRequest(fixture);
       let plain: Outcome;
       try {
         plain = runPipeline(integration, request);
