@@ -10,10 +10,18 @@
 // One bad send never fails its neighbours: when a batch's transaction fails, each of its sends is
 // written again in a transaction of its own, so only the bad one fails. That one is validated again
 // first, so a send made invalid meanwhile (its channel deleted…) gets its proper 4xx, not a 500.
+//
+// A commit can fail without failing: when the connection dies during COMMIT, the server may have
+// committed. Writing the sends again would then store them twice, and answering an error would hide
+// a stored message whose event is never published. So when the transaction fails after its writes
+// were all made, the batch's message ids are looked up first (checkCommitted): found, the batch is
+// answered and published as committed; absent, it is written again as above; and when the database
+// cannot say, its callers get 503 COMMIT_OUTCOME_UNKNOWN and nothing is written again.
 import type { Db } from "../../db/knex";
 import { withTransaction } from "../../db/transaction";
 import { isMysql } from "../../db/collation";
-import { ApiError } from "../../errors";
+import { storedMessageKeys } from "../../db/commitCheck";
+import { ApiError, Errors } from "../../errors";
 import type { EventBus, Notification } from "../../events/bus";
 import type { Logger } from "pino";
 import {
@@ -32,6 +40,12 @@ import {
  * waits for the other; one on SQLite, which has a single writer and a synchronous driver.
  */
 export const BATCH_LIMITS = { maxMessages: 64, maxRecipientRows: 20_000 };
+
+/**
+ * After a COMMIT whose answer was lost: how many times the batch's rows are looked for (on a fresh
+ * connection) while the database cannot be reached, and the pause between two looks.
+ */
+export const COMMIT_CHECK = { attempts: 3, pauseMs: 1_000 };
 
 /** Sends that commit together or not at all (one request: a webhook delivery's messages). */
 interface Job {
@@ -199,23 +213,71 @@ export class MessageSender {
   }
 
   private async commit(batch: Batch): Promise<void> {
-    let written: WrittenSends;
+    let written: WrittenSends | undefined;
     try {
-      written = await this.write(batch);
+      return void this.publish(batch, await this.write(batch, (w) => (written = w)));
     } catch (err) {
-      // Nothing of the batch is stored: its turn to publish passes (after the batches before it).
+      // Every write was made and still the transaction failed: the COMMIT's answer was lost.
+      const stored = written ? await this.checkCommitted(batch, written, err) : "absent";
+      if (stored === "stored") return void this.publish(batch, written!);
+      // Nothing of the batch is stored (or nobody can tell): its turn to publish passes.
       void batch.publication.begun.then(batch.publication.end);
-      return this.retry(batch.jobs, err);
+      if (stored === "absent") return this.retry(batch.jobs, err);
+      const unknown = Errors.commitOutcomeUnknown(COMMIT_CHECK.attempts);
+      for (const job of batch.jobs) job.reject(unknown);
     } finally {
       batch.ids.end(); // also when the transaction failed before its INSERT
     }
-    void this.publish(batch, written);
   }
 
-  private write(batch: Batch): Promise<WrittenSends> {
+  /** `onWritten` sees the batch's rows as written, before the COMMIT. */
+  private write(batch: Batch, onWritten: (written: WrittenSends) => void): Promise<WrittenSends> {
     const sends = batch.jobs.flatMap((job) => job.sends);
     const rowByRow = batch.jobs[0].attempt !== 0;
-    return withTransaction(this.deps.db, (trx) => writeSends(trx, sends, { rowByRow, idOrder: batch.ids }));
+    return withTransaction(this.deps.db, async (trx) => {
+      const written = await writeSends(trx, sends, { rowByRow, idOrder: batch.ids });
+      onWritten(written);
+      return written;
+    });
+  }
+
+  /**
+   * Whether a batch whose COMMIT failed is stored: its message ids, with the sender and date each
+   * was written with (so an id handed out again after a rollback is not taken for ours). SQLite's
+   * commit runs in this process and cannot lose its answer, so only MySQL asks.
+   */
+  private async checkCommitted(
+    batch: Batch,
+    written: WrittenSends,
+    err: unknown,
+  ): Promise<"stored" | "absent" | "unknown"> {
+    if (!isMysql(this.deps.db)) return "absent";
+    const sends = batch.jobs.flatMap((job) => job.sends);
+    for (let attempt = 1; attempt <= COMMIT_CHECK.attempts; attempt++) {
+      try {
+        const found = await storedMessageKeys(this.deps.db, written.ids);
+        const ours = found.filter((row) => {
+          const k = written.ids.indexOf(row.id);
+          return row.sender_id === sends[k].row.sender_id && row.date_sent === written.dateSent;
+        });
+        const outcome = ours.length === written.ids.length ? "stored" : ours.length === 0 ? "absent" : "unknown";
+        this.deps.logger.warn(
+          { err, messages: written.ids.length, outcome },
+          "the connection was lost during a group commit's COMMIT; looked for its messages",
+        );
+        return outcome;
+      } catch (checkErr) {
+        if (attempt === COMMIT_CHECK.attempts) {
+          this.deps.logger.error(
+            { err: checkErr, messageIds: written.ids },
+            "could not tell whether a batch committed",
+          );
+          return "unknown";
+        }
+        await new Promise((resolve) => setTimeout(resolve, COMMIT_CHECK.pauseMs));
+      }
+    }
+    return "unknown";
   }
 
   /**
