@@ -11,10 +11,12 @@ import { webhookRouter } from "./api/webhooks";
 import { userFilesRouter } from "./api/userFiles";
 import { realmIconRouter } from "./api/realmIcon";
 import { webRouter } from "./web/router";
+import { accountPagesRouter } from "./web/accountPages";
+import { refuseCrossSite } from "./http/crossSite";
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = process.env.TRUST_PROXY === "true";
+  app.proxy = deps.config.trustProxy;
 
   // Request id + one access-log line per request, with secrets stripped from the URL.
   app.use(async (ctx, next) => {
@@ -56,6 +58,9 @@ export function createApp(deps: AppDeps): Koa {
     }),
   );
 
+  // A browser's state-changing request from another site is refused before anything else (http/crossSite.ts).
+  app.use(refuseCrossSite(deps));
+
   // Bodies are read per route, after authentication (api/index.ts; the webhook route reads its own
   // raw body, as signatures are computed over the exact bytes): a refused request is never read.
   const webhooks = webhookRouter(deps);
@@ -64,6 +69,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(userFilesRouter(deps).routes());
   // The default organization icon (`realm_icon`).
   app.use(realmIconRouter().routes());
+  // Sign-in and sign-out pages (/login/, /logout/).
+  app.use(accountPagesRouter(deps).routes());
   // The integrations catalogue page (/integrations/).
   app.use(webRouter(deps).routes());
   const api = apiRouter(deps);

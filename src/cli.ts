@@ -19,6 +19,8 @@ import {
   setUserActive,
 } from "./services/users/users";
 import { softDeactivateIdleUsers } from "./services/users/softDeactivation";
+import { setPassword } from "./services/users/credentials";
+import { endUserSessions } from "./services/users/sessions";
 import { createBotAsOperator } from "./services/users/bots";
 import { writeZuliprc } from "./services/users/zuliprc";
 import { setWebhookSecretByEmail } from "./services/webhooks/secrets";
@@ -36,6 +38,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   create-group   --realm S --name N [--description D] [--members E1,E2]   (a named user group)
   regenerate-api-key --realm S --email E [--zuliprc FILE]
   set-webhook-secret --realm S --email E --secret X   (use --secret '' to clear)
+  set-password   --realm S --email E   (reads the new password from stdin; ends the user's web sessions)
   deactivate-user | reactivate-user --realm S --email E
   deactivate-realm | reactivate-realm --realm S
   soft-deactivate-users [--days N]   (mark users idle for N days, default SOFT_DEACTIVATION_DAYS: sends to
@@ -64,6 +67,29 @@ function printCredentials(email: string, apiKey: string, site: string, opts: Opt
   process.stdout.write(`email:   ${email}\napi key: ${apiKey}\nsite:    ${site}\n`);
   if (typeof opts.zuliprc === "string")
     process.stdout.write(`zuliprc: ${writeZuliprc(opts.zuliprc, email, apiKey, site)}\n`);
+}
+
+/** The first line of stdin (a terminal is prompted, without echo where possible): never an argument, so never in `ps` or shell history. */
+async function readPasswordFromStdin(): Promise<string> {
+  const input = process.stdin;
+  if (input.isTTY) {
+    process.stderr.write("New password: ");
+    input.setRawMode?.(true);
+  }
+  let text = "";
+  for await (const chunk of input) {
+    text += String(chunk);
+    if (input.isTTY && (/[\r\n]/.test(text) || text.includes("\u0003"))) break; // Enter or Ctrl-C
+  }
+  if (input.isTTY) {
+    input.setRawMode?.(false);
+    process.stderr.write("\n");
+    if (text.includes("\u0003")) throw new Error("cancelled");
+  }
+  const line = text.split(/\r?\n|\r/)[0];
+  if (!line)
+    throw new Error("No password on stdin (e.g. printf '%s\\n' \"$PASSWORD\" | npm run cli -- set-password …)");
+  return line;
 }
 
 const COMMANDS_USING_PLUGINS = new Set(["delivery-to-fixture"]);
@@ -186,6 +212,17 @@ async function run(argv: string[]): Promise<void> {
         const user = await findUserInRealm(db, realm.id, need(opts, "email"));
         if (!user) throw new Error(`No user '${String(opts.email)}'`);
         printCredentials(user.email, await regenerateApiKey(db, user.id), site, opts);
+        break;
+      }
+      case "set-password": {
+        const realm = await realmOf(db, opts);
+        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
+        if (!user) throw new Error(`No user '${String(opts.email)}'`);
+        const password = await readPasswordFromStdin();
+        // The operator replaces a password: every web session of the user ends (as on a change).
+        await setPassword(db, user, password);
+        await endUserSessions(db, user.id);
+        process.stdout.write(`Password set for ${user.email}; their web sessions have ended.\n`);
         break;
       }
       case "set-webhook-secret": {

@@ -16,6 +16,8 @@ export interface Config {
   redisPrefix: string;
   /** Public base URL of the server, used in zuliprc files, links and server_settings. */
   externalUrl: string;
+  /** TRUST_PROXY: take the client IP and protocol from X-Forwarded-For / X-Forwarded-Proto (behind a proxy). */
+  trustProxy: boolean;
   /** Host name (without subdomain) that realms' subdomains hang off. */
   rootDomain: string;
   rateLimit: {
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: env.REDIS_PREFIX || "switchboard",
     externalUrl,
     rootDomain: (env.ROOT_DOMAIN || new URL(externalUrl).hostname).toLowerCase(),
+    trustProxy: env.TRUST_PROXY === "true",
     rateLimit: {
       enabled: env.RATE_LIMITING !== "false",
       userRequests: intFromEnv(env, "RATE_LIMIT_USER_REQUESTS", 200),

@@ -31,7 +31,6 @@ export type ErrorCode =
   | "METHOD_NOT_ALLOWED"
   | "REQUEST_HEADERS_TOO_LARGE"
   | "SERVICE_UNAVAILABLE"
-  | "COMMIT_OUTCOME_UNKNOWN"
   | "AUTHENTICATION_FAILED"
   | "CSRF_FAILED";
 
@@ -67,7 +66,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_HEADERS_TOO_LARGE: 431,
   SERVICE_UNAVAILABLE: 503,
-  COMMIT_OUTCOME_UNKNOWN: 503,
   AUTHENTICATION_FAILED: 401,
   CSRF_FAILED: 403,
 };
@@ -103,18 +101,13 @@ export const Errors = {
     new ApiError("REQUEST_CONFUSING_VAR", `Can't decide between '${a}' and '${b}' arguments`),
   malformedJson: () => new ApiError("INVALID_JSON", "Malformed JSON"),
   notLoggedIn: () => Errors.unauthorized("Not logged in: API authentication or user session required"),
+  // A 401 names a scheme browsers do not prompt for: a Basic challenge made browsers ask for and cache
+  // credentials, which they then sent along with other sites' forms (docs/security.md). Clients send
+  // their Basic credentials without waiting for a challenge.
   unauthorized: (msg: string): ApiError =>
-    new ApiError("UNAUTHORIZED", msg, {}, { headers: { "WWW-Authenticate": 'Basic realm="zulip"' } }),
+    new ApiError("UNAUTHORIZED", msg, {}, { headers: { "WWW-Authenticate": 'Session realm="zulip"' } }),
   malformedApiKey: () => new ApiError("INVALID_API_KEY", "Malformed API key"),
   invalidApiKey: () => new ApiError("INVALID_API_KEY", "Invalid API key"),
-  /** The connection died during COMMIT and the checks that followed could not reach the database either. */
-  commitOutcomeUnknown: (checks: number) =>
-    new ApiError(
-      "COMMIT_OUTCOME_UNKNOWN",
-      "The database connection was lost while the message was being stored, and whether it was stored " +
-        `could not be determined (${checks} checks): look for it (GET /messages) before sending it again`,
-      { checks },
-    ),
   userDeactivated: () => new ApiError("USER_DEACTIVATED", "Account is deactivated"),
   realmDeactivated: () => new ApiError("REALM_DEACTIVATED", "This organization has been deactivated"),
   wrongSubdomain: () => new ApiError("UNAUTHORIZED", "Account is not associated with this subdomain"),

@@ -59,6 +59,8 @@ async function main(): Promise<void> {
     const lines = [
       "",
       "Created a demo organization (first run):",
+      `  sign in ${demo.signIn.url}  as ${demo.owner.email}, password ${demo.owner.password}`,
+      `          (also in ${demo.signIn.file})`,
       `  owner   ${demo.owner.email}  API key ${demo.owner.apiKey}`,
       `          zuliprc: ${demo.owner.zuliprc}`,
       `  member  ${demo.member.email}  API key ${demo.member.apiKey}`,

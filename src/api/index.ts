@@ -23,6 +23,7 @@ import { uploadsRoutes } from "./uploads";
 import { realmEmojiRoutes } from "./realmEmoji";
 import { invitesRoutes } from "./invites";
 import { webhookOpsRoutes } from "./webhookOps";
+import { accountsRoutes } from "./accounts";
 import { botsRoutes } from "./bots";
 import { realmRoutes } from "./realm";
 
@@ -46,6 +47,7 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   realmEmojiRoutes,
   invitesRoutes,
   webhookOpsRoutes,
+  accountsRoutes,
   botsRoutes,
   realmRoutes,
 ];

@@ -12,9 +12,9 @@ export function serverSettingsRoutes({ router, deps, open }: RouteKit): void {
     const realmInfo = await publicRealmInfo(deps.db, subdomain, deps.config.externalUrl);
     ok(ctx, {
       authentication_methods: {
-        password: false,
+        password: true, // POST /fetch_api_key and /login/ (docs/accounts.md)
         dev: false,
-        email: false,
+        email: true,
         ldap: false,
         remoteuser: false,
         github: false,
@@ -31,7 +31,7 @@ export function serverSettingsRoutes({ router, deps, open }: RouteKit): void {
       zulip_merge_base: ZULIP_MERGE_BASE,
       push_notifications_enabled: false,
       is_incompatible: false,
-      email_auth_enabled: false,
+      email_auth_enabled: true,
       require_email_format_usernames: true,
       ...realmInfo,
     });

@@ -3,7 +3,7 @@
 // at /user_avatars/<realm_id>/emoji/images/<file>, public like the reference's.
 import fs from "node:fs";
 import path from "node:path";
-import type { Context } from "koa";
+import type { Context, Next } from "koa";
 import { Router } from "@koa/router";
 import type { AppDeps } from "../deps";
 import { limitByIp, requireUser } from "../http/auth";
@@ -12,6 +12,7 @@ import { Errors } from "../errors";
 import { openUpload } from "../services/uploads/attachments";
 import { createFileStore } from "../services/uploads/fileStore";
 import { actor } from "./routeKit";
+import { currentSession, loginUrl } from "../web/session";
 
 // Only these are shown inline; anything else is a download, so uploaded HTML/SVG never runs here.
 const INLINE_TYPES: Record<string, string> = {
@@ -68,10 +69,25 @@ export function serveUpload(deps: AppDeps) {
   };
 }
 
+/**
+ * A browser opening an upload link while signed out is sent to /login/ and back to the file: the
+ * session cookie then opens it (a 401 no longer makes browsers prompt for, and cache, Basic credentials).
+ */
+function signInBrowsers(deps: AppDeps) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const navigating = ctx.get("sec-fetch-mode") === "navigate" || /\btext\/html\b/.test(ctx.get("accept"));
+    if (navigating && !ctx.get("authorization") && !(await currentSession(ctx, deps))) {
+      ctx.redirect(loginUrl(ctx.originalUrl));
+      return;
+    }
+    await next();
+  };
+}
+
 export function userFilesRouter(deps: AppDeps): Router {
   const router = new Router();
   const store = createFileStore(deps.config.uploadsDir);
-  router.get("/user_uploads/{*path_id}", requireUser(deps), serveUpload(deps));
+  router.get("/user_uploads/{*path_id}", signInBrowsers(deps), requireUser(deps), serveUpload(deps));
   router.get("/user_avatars/:realm_id/emoji/images/{*file}", limitByIp(deps), async (ctx) => {
     const realmId = ctx.params.realm_id;
     const name = pathAfter(ctx, "/emoji/images/");

@@ -5,6 +5,7 @@ import { ApiError, Errors } from "../errors";
 import { authenticateApiKey, type Actor } from "../services/users/auth";
 import { isIncomingWebhookBot } from "../services/users/users";
 import { consume, countFailure, refuseWhenExhausted } from "./rateLimit";
+import { sessionActorForApi } from "../web/session";
 
 /** Answers that mean "these credentials are wrong" (counted against the failure budgets). */
 const CREDENTIAL_FAILURES = new Set(["INVALID_API_KEY", "UNAUTHORIZED"]);
@@ -62,16 +63,20 @@ export function parseBasicAuth(header: string | undefined): { email: string; key
 export function requireUser(deps: AppDeps, options: { allowWebhookBots?: boolean } = {}) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const credentials = parseBasicAuth(ctx.get("authorization"));
-    if (!credentials) {
+    // A signed-in browser calls the API with its session cookie (and X-CSRFToken for changes).
+    const session = credentials ? undefined : await sessionActorForApi(ctx, deps);
+    if (!credentials && !session) {
       await consume(ctx, deps.rateLimits.byIp, ctx.ip, deps.rateLimits.enabled);
       throw Errors.notLoggedIn();
     }
-    const actor = await authenticateCredentials(deps, ctx, credentials.key, credentials.email).catch((err) => {
-      // On the REST API the reference answers a bad key as 401 UNAUTHORIZED (keeping the message,
-      // adding WWW-Authenticate); the official clients' tests expect that code. Webhooks keep INVALID_API_KEY.
-      if (err instanceof ApiError && err.code === "INVALID_API_KEY") throw Errors.unauthorized(err.message);
-      throw err;
-    });
+    const actor = session
+      ? { user: session.user, realm: session.realm }
+      : await authenticateCredentials(deps, ctx, credentials!.key, credentials!.email).catch((err) => {
+          // On the REST API the reference answers a bad key as 401 UNAUTHORIZED (keeping the message,
+          // adding WWW-Authenticate); the official clients' tests expect that code. Webhooks keep INVALID_API_KEY.
+          if (err instanceof ApiError && err.code === "INVALID_API_KEY") throw Errors.unauthorized(err.message);
+          throw err;
+        });
     if (isIncomingWebhookBot(actor.user) && !options.allowWebhookBots) throw Errors.webhookBotNotAllowed();
     await consume(ctx, deps.rateLimits.byUser, `user:${actor.user.id}`, deps.rateLimits.enabled);
     // A soft-deactivated user's missed rows are written before the request reads any.

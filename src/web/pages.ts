@@ -12,7 +12,8 @@ export interface Assets {
 
 export const BASE = "/integrations";
 
-function layout(assets: Assets, title: string, main: Html, page: string): string {
+/** The page shell every server-rendered page shares (header, stylesheet, script). */
+export function layout(assets: Assets, title: string, main: Html, page: string): string {
   return `<!doctype html>\n${html`<html lang="en">
     <head>
       <meta charset="utf-8" />

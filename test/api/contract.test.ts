@@ -47,7 +47,7 @@ describe("authentication", () => {
       code: "UNAUTHORIZED",
       msg: "Not logged in: API authentication or user session required",
     });
-    expect(res.headers.get("www-authenticate")).toBe('Basic realm="zulip"');
+    expect(res.headers.get("www-authenticate")).toBe('Session realm="zulip"');
   });
 
   // As the reference's REST API (and the Python client's test_invalid_api_key): UNAUTHORIZED.
@@ -55,7 +55,7 @@ describe("authentication", () => {
     const res = await new ApiClient(server.url, "member@test.example", "short").get("/users/me");
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ result: "error", code: "UNAUTHORIZED", msg: "Malformed API key" });
-    expect(res.headers.get("www-authenticate")).toBe('Basic realm="zulip"');
+    expect(res.headers.get("www-authenticate")).toBe('Session realm="zulip"');
   });
 
   it("rejects an unknown API key", async () => {

@@ -1,4 +1,6 @@
 // First run: an empty database gets a demo organization so `npm start` is immediately usable.
+import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "../../db/knex";
 import { countRealms } from "../../db/realms";
@@ -9,9 +11,27 @@ import { insertChannel } from "../channels/channels";
 import { createRealm } from "./realms";
 import { createBot, createUser } from "../users/users";
 import { writeZuliprc } from "../users/zuliprc";
+import { setPassword } from "../users/credentials";
+
+/** 4 groups of 5 letters and digits (about 119 bits), easy to type from a terminal. */
+function generatePassword(): string {
+  const alphabet = "abcdefghijkmnpqrstuvwxyz23456789"; // 32 symbols: no bias, no 0/o or 1/l
+  const bytes = crypto.randomBytes(20);
+  const chars = [...bytes].map((b) => alphabet[b % 32]).join("");
+  return chars.match(/.{5}/g)!.join("-");
+}
+
+/** `sign-in.txt` beside the zuliprc files, readable by the operator only. */
+function writeSignInFile(dataDir: string, site: string, email: string, password: string): string {
+  const file = path.join(dataDir, "sign-in.txt");
+  fs.writeFileSync(file, `Sign in at ${site}/login/\nemail:    ${email}\npassword: ${password}\n`, { mode: 0o600 });
+  return file;
+}
 
 export interface DemoCredentials {
-  owner: { email: string; apiKey: string; zuliprc: string };
+  owner: { email: string; apiKey: string; zuliprc: string; password: string };
+  /** Where to sign in, and the file (next to the zuliprc files) that repeats it with the password. */
+  signIn: { url: string; file: string };
   member: { email: string; apiKey: string };
   bot: { email: string; apiKey: string; zuliprc: string };
   channel: string;
@@ -56,13 +76,19 @@ async function seedDemo(
     );
   });
   const site = options.externalUrl;
+  // The owner signs in on the web with a generated password; their API key is sealed under it, so
+  // fetch_api_key answers with the key in zuliprc-owner.
+  const password = generatePassword();
+  await setPassword(db, owner, password, { apiKey: ownerApiKey });
+  const signIn = { url: `${site}/login/`, file: writeSignInFile(options.dataDir, site, owner.email, password) };
   const ownerRc = writeZuliprc(path.join(options.dataDir, "zuliprc-owner"), owner.email, ownerApiKey, site);
   const botRc = writeZuliprc(path.join(options.dataDir, "zuliprc-webhook-bot"), bot.user.email, bot.apiKey, site);
   const webhookCurl =
     `curl -X POST '${site}/api/v1/external/helloworld?api_key=${bot.apiKey}&stream=${channel}' ` +
     `-H 'Content-Type: application/json' -d '{"featured_title":"Webhooks","featured_url":"https://en.wikipedia.org/wiki/Webhook"}'`;
   return {
-    owner: { email: owner.email, apiKey: ownerApiKey, zuliprc: ownerRc },
+    owner: { email: owner.email, apiKey: ownerApiKey, zuliprc: ownerRc, password },
+    signIn,
     member: { email: member.user.email, apiKey: member.apiKey },
     bot: { email: bot.user.email, apiKey: bot.apiKey, zuliprc: botRc },
     channel,

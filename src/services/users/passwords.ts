@@ -71,7 +71,9 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPasswordWithKey(password: string, stored: string): Promise<Buffer | undefined> {
   const decoded = decode(stored);
   if (!decoded) return undefined;
-  const derived = await derive(password, decoded.salt, decoded.params);
+  // A stored value that scrypt refuses (damaged, hand-edited) verifies nothing: never a 500.
+  const derived = await derive(password, decoded.salt, decoded.params).catch(() => undefined);
+  if (!derived) return undefined;
   const verifier = derived.subarray(0, VERIFIER_BYTES);
   if (decoded.verifier.length !== verifier.length || !crypto.timingSafeEqual(decoded.verifier, verifier))
     return undefined;

@@ -14,6 +14,7 @@ import {
   updateUser,
 } from "../../db/users";
 import type { Notification } from "../../events/bus";
+import { deleteUserSessions } from "../../db/sessions";
 import { ApiError, Errors } from "../../errors";
 import { generateApiKey, hashApiKey } from "./apiKeys";
 import { normalizeName } from "../../names";
@@ -163,6 +164,8 @@ export async function setUserActive(db: Db, userId: number, active: boolean): Pr
     if (!user) throw Errors.badRequest("No such user");
     const changed = [user, ...(!active && !bool(user.is_bot) ? await listActiveBotsOwnedBy(trx, user.id) : [])];
     for (const row of changed) await updateUser(trx, row.id, { is_active: active });
+    // A deactivated user's web sessions end with them (services/users/sessions.ts).
+    if (!active) await deleteUserSessions(trx, user.id);
     const everyone = await activeRealmUserIds(trx, user.realm_id);
     return changed.flatMap((row): Notification[] => [
       {

@@ -1,0 +1,170 @@
+// /login/ (GET the form, POST email + password) and /logout/ (POST), server-rendered in the catalogue's
+// style. A failed sign-in counts against the API's auth-failure budgets (http/passwordThrottle.ts).
+// The form needs no script; cross-site posts are refused before they get here (http/crossSite.ts).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Router } from "@koa/router";
+import type { Context } from "koa";
+import type { AppDeps } from "../deps";
+import { ApiError } from "../errors";
+import { hostSubdomain, limitByIp } from "../http/auth";
+import { bodyParser } from "../http/bodyParser";
+import { throttledPasswordCheck } from "../http/passwordThrottle";
+import { findRealm } from "../services/realms/realms";
+import { checkPassword } from "../services/users/credentials";
+import { html } from "./html";
+import { BASE, layout, type Assets } from "./pages";
+import {
+  checkCsrf,
+  CSRF_FIELD,
+  csrfField,
+  currentSession,
+  safeNext,
+  signIn,
+  signOut,
+  type WebSession,
+} from "./session";
+
+// The same headers as the catalogue pages, and never cached: a page may carry a CSRF token.
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+function sendPage(ctx: Context, body: string, status = 200): void {
+  ctx.set("Content-Security-Policy", CSP);
+  ctx.set("X-Content-Type-Options", "nosniff");
+  ctx.set("Referrer-Policy", "no-referrer");
+  ctx.set("X-Frame-Options", "DENY");
+  ctx.set("Cache-Control", "no-store");
+  ctx.status = status;
+  ctx.type = "text/html; charset=utf-8";
+  ctx.body = body;
+}
+
+/** The catalogue's stylesheet, script and icon, with the content hashes its router serves them under. */
+function catalogueAssets(): Assets {
+  const url = (name: string) => {
+    const body = fs.readFileSync(path.join(__dirname, "static", name));
+    return `${BASE}/static/${name}?v=${crypto.createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
+  };
+  return { css: url("catalogue.css"), js: url("catalogue.js"), icon: url("favicon.svg") };
+}
+
+interface LoginForm {
+  email: string;
+  next: string;
+  error?: string;
+}
+
+function loginPage(assets: Assets, form: LoginForm): string {
+  const main = html`<h1>Sign in</h1>
+    <p class="lead">Sign in with your email address and password.</p>
+    <form class="account-form" method="post" action="/login/">
+      ${form.error ? html`<p class="error" id="login-error" role="alert">${form.error}</p>` : ""}
+      <input type="hidden" name="next" value="${form.next}" />
+      <div class="field">
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" value="${form.email}" required />
+      </div>
+      <div class="field">
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+      </div>
+      <div class="actions"><button type="submit" id="sign-in">Sign in</button></div>
+    </form>`;
+  return layout(assets, "Sign in", main, "login");
+}
+
+function signedInPage(ctx: Context, assets: Assets, session: WebSession, next: string): string {
+  const main = html`<h1>Signed in</h1>
+    <p class="lead">
+      You are signed in as <strong id="signed-in-as">${session.user.full_name}</strong> (${session.user.delivery_email})
+      in ${session.realm.name}.
+    </p>
+    <p><a href="${next}">Continue</a></p>
+    <form class="account-form" method="post" action="/logout/">
+      ${csrfField(ctx)}
+      <div class="actions"><button type="submit" id="sign-out">Sign out</button></div>
+    </form>`;
+  return layout(assets, "Signed in", main, "signed-in");
+}
+
+/** What a refused sign-in says on the page (never whether the email exists). */
+function signInProblem(err: ApiError): { message: string; status: number } {
+  switch (err.code) {
+    case "AUTHENTICATION_FAILED":
+      return { message: "Wrong email or password.", status: 401 };
+    case "USER_DEACTIVATED":
+      return { message: "Your account is deactivated.", status: 401 };
+    case "REALM_DEACTIVATED":
+      return { message: "This organization is deactivated.", status: 401 };
+    case "RATE_LIMIT_HIT":
+      return {
+        message: `Too many failed sign-ins. Try again in ${Math.ceil(Number(err.extra["retry-after"]))} seconds.`,
+        status: 429,
+      };
+    default:
+      return { message: err.message, status: err.status };
+  }
+}
+
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
+export function accountPagesRouter(deps: AppDeps): Router {
+  const router = new Router({ strict: true });
+  const assets = catalogueAssets();
+  const ip = limitByIp(deps);
+  const parseBody = bodyParser({
+    maxBodyBytes: deps.config.limits.maxBodyBytes,
+    maxUploadBytes: 0,
+    uploadDir: deps.config.uploadsDir,
+  });
+
+  for (const bare of ["/login", "/logout"]) {
+    router.get(bare, ip, (ctx) => {
+      ctx.status = 301;
+      ctx.redirect(`${bare}/${ctx.querystring ? `?${ctx.querystring}` : ""}`);
+    });
+  }
+
+  router.get("/login/", ip, async (ctx) => {
+    const next = safeNext(ctx.query.next);
+    const session = await currentSession(ctx, deps);
+    if (session) return sendPage(ctx, signedInPage(ctx, assets, session, next));
+    sendPage(ctx, loginPage(assets, { email: "", next }));
+  });
+
+  router.post("/login/", ip, parseBody, async (ctx) => {
+    const raw = (ctx.state.rawParams ?? {}) as Record<string, unknown>;
+    const email = text(raw.email).trim();
+    const password = text(raw.password);
+    const next = safeNext(raw.next);
+    const realm = await findRealm(deps.db, hostSubdomain(ctx.host, deps.config.rootDomain) ?? "");
+    if (!realm)
+      return sendPage(ctx, loginPage(assets, { email, next, error: "No organization at this address." }), 404);
+    try {
+      const match = await throttledPasswordCheck(deps, ctx, email, () =>
+        checkPassword(deps.db, realm, email, password),
+      );
+      await signIn(ctx, deps, match.user, realm);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const problem = signInProblem(err);
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      return sendPage(ctx, loginPage(assets, { email, next, error: problem.message }), problem.status);
+    }
+    ctx.status = 303;
+    ctx.redirect(next);
+  });
+
+  router.post("/logout/", ip, parseBody, async (ctx) => {
+    const session = await currentSession(ctx, deps);
+    if (session) checkCsrf(session, text((ctx.state.rawParams as Record<string, unknown>)?.[CSRF_FIELD]) || undefined);
+    await signOut(ctx, deps);
+    ctx.status = 303;
+    ctx.redirect("/login/");
+  });
+
+  return router;
+}
