@@ -31,6 +31,7 @@ export type ErrorCode =
   | "METHOD_NOT_ALLOWED"
   | "REQUEST_HEADERS_TOO_LARGE"
   | "SERVICE_UNAVAILABLE"
+  | "COMMIT_OUTCOME_UNKNOWN"
   | "AUTHENTICATION_FAILED"
   | "CSRF_FAILED";
 
@@ -66,6 +67,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_HEADERS_TOO_LARGE: 431,
   SERVICE_UNAVAILABLE: 503,
+  COMMIT_OUTCOME_UNKNOWN: 503,
   AUTHENTICATION_FAILED: 401,
   CSRF_FAILED: 403,
 };
@@ -108,6 +110,14 @@ export const Errors = {
     new ApiError("UNAUTHORIZED", msg, {}, { headers: { "WWW-Authenticate": 'Session realm="zulip"' } }),
   malformedApiKey: () => new ApiError("INVALID_API_KEY", "Malformed API key"),
   invalidApiKey: () => new ApiError("INVALID_API_KEY", "Invalid API key"),
+  /** The connection died during COMMIT and the checks that followed could not reach the database either. */
+  commitOutcomeUnknown: (checks: number) =>
+    new ApiError(
+      "COMMIT_OUTCOME_UNKNOWN",
+      "The database connection was lost while the message was being stored, and whether it was stored " +
+        `could not be determined (${checks} checks): look for it (GET /messages) before sending it again`,
+      { checks },
+    ),
   userDeactivated: () => new ApiError("USER_DEACTIVATED", "Account is deactivated"),
   realmDeactivated: () => new ApiError("REALM_DEACTIVATED", "This organization has been deactivated"),
   wrongSubdomain: () => new ApiError("UNAUTHORIZED", "Account is not associated with this subdomain"),

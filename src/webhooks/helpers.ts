@@ -49,6 +49,85 @@ const arg = (v: unknown): unknown => (isOptions(v) ? undefined : v);
 
 export const COMMITS_LIMIT = 20;
 
+/** A trimmed non-empty string, or undefined for anything else (blank text, numbers, objects). */
+export const nonEmptyText = (v: unknown): string | undefined =>
+  typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+
+/** The first of the values that is non-empty text (trimmed), or undefined. */
+export function firstText(...values: unknown[]): string | undefined {
+  for (const v of values) {
+    const text = nonEmptyText(isSafe(v) ? v.toString() : v);
+    if (text !== undefined) return text;
+  }
+  return undefined;
+}
+
+/** One field change, as transforms describe them for `changeList`. */
+export interface FieldChange {
+  field: string;
+  from?: string;
+  to?: string;
+  /** A long text (a description) changed: said as "updated", without the texts. */
+  long?: boolean;
+  added?: string[];
+  removed?: string[];
+}
+
+/**
+ * `* **field:** old → new` per change (`(none)` for a missing side), `updated` for a long text,
+ * `added `a`, `b`; removed `c`` for list fields.
+ */
+export function changeList(changes: unknown): string {
+  if (!Array.isArray(changes)) return "";
+  const codes = (list: unknown) => (Array.isArray(list) ? list.map((x) => codeSpan(x)).join(", ") : "");
+  return changes
+    .map((c: Partial<FieldChange> | null) => {
+      const change = c ?? {};
+      const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+      let what: string;
+      if (change.long) what = "updated";
+      else if (change.added || change.removed)
+        what = [
+          count(change.added) ? `added ${codes(change.added)}` : "",
+          count(change.removed) ? `removed ${codes(change.removed)}` : "",
+        ]
+          .filter(Boolean)
+          .join("; ");
+      else what = `${escapeMarkdown(str(change.from) || "(none)")} → ${escapeMarkdown(str(change.to) || "(none)")}`;
+      return `* **${escapeMarkdown(`${str(change.field)}:`)}** ${what}`;
+    })
+    .join("\n");
+}
+
+/** Whole seconds between two times, as compactDuration words; undefined when either is not a time. */
+export function durationBetween(from: unknown, to: unknown): string | undefined {
+  const [start, end] = [toDate(from), toDate(to)];
+  return start && end ? compactDuration((end.getTime() - start.getTime()) / 1000) : undefined;
+}
+
+/** 45 → "45 s", 125 → "2 min 5 s", 3780 → "1 h 3 min" (whole seconds); undefined for a negative or unknown span. */
+export function compactDuration(seconds: number): string | undefined {
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  const minutes = Math.floor((s % 3600) / 60);
+  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
+}
+
+/** A manifest's lookup tables: table name → row key → field → text (`"*"`: the row for any other key). */
+export type Tables = Record<string, Record<string, Record<string, string>>>;
+
+/** `{key}` in a row's texts stands for the key looked up (for the `"*"` row: "ended as {key}"). */
+export function tableRow(tables: Tables | undefined, name: string, key: unknown): Record<string, string> | undefined {
+  const rows = tables?.[name];
+  if (!rows) return undefined;
+  const keyText = str(isSafe(key) ? key.toString() : key);
+  const row = Object.hasOwn(rows, keyText) ? rows[keyText] : Object.hasOwn(rows, "*") ? rows["*"] : undefined;
+  if (!row) return undefined;
+  return Object.fromEntries(Object.entries(row).map(([field, text]) => [field, text.split("{key}").join(keyText)]));
+}
+
 export function firstLine(text: unknown): string {
   return str(text).split(/\r?\n/, 1)[0].trim();
 }
@@ -162,6 +241,16 @@ export function markdownLink(url: unknown, text?: unknown): string {
 }
 
 const textHelpers: Record<string, HelperFn> = {
+  firstText: (...args) => firstText(...positional(args)),
+  /** `{{table "result" status "emoji"}}`: a field of the manifest's table row; without a field, the row. */
+  table: (...args) => {
+    const options = args[args.length - 1] as HelperOptions;
+    const [name, key, field] = positional(args);
+    const row = tableRow(options.data?.tables as Tables | undefined, str(name), key);
+    return field === undefined ? row : row?.[str(field)];
+  },
+  compactDuration: (seconds) => (typeof arg(seconds) === "number" ? compactDuration(seconds) : undefined),
+  durationBetween: (from, to) => durationBetween(arg(from), arg(to)),
   firstLine: (text) => firstLine(arg(text)),
   truncate: (text, n) => {
     const chars = [...str(text)];
@@ -232,6 +321,7 @@ const markdownHelpers: Record<string, MarkdownHelperFn> = {
           .join("\n"),
   limitMessage: (text) => limitMarkdown(asMarkdown(arg(text))),
   commitList: (commits, options: HelperOptions) => commitList(commits, options.hash),
+  changeList: (changes) => changeList(arg(changes)),
   time: (value) => {
     const d = toDate(arg(value));
     return d ? `<time:${d.toISOString().replace(/\.000Z$/, "Z")}>` : asMarkdown(arg(value));

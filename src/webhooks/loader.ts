@@ -18,6 +18,11 @@ import {
 } from "./manifest";
 import type { Integration, LoadedEvent, TransformFn } from "./registry";
 import { checkTemplatePaths, resolveRef, scopeAt, type Schema } from "./templatePaths";
+import { checkTables, checkTableUses } from "./tables";
+import { frameworkPartials } from "./frameworkParts";
+
+/** integrations/_shared/ (and any folder starting with "_") holds what a few plugins share: never a plugin. */
+export const SHARED_DIR = "_shared";
 
 export class IntegrationLoadError extends Error {
   constructor(readonly problems: string[]) {
@@ -69,9 +74,16 @@ export function familiesOf(key: string): string[] {
   return parts.slice(1).map((_, i) => parts.slice(0, parts.length - 1 - i).join("."));
 }
 
+/** `a:b:c` → ["a:b:*", "a:*"]: the `families` entries an event key may inherit from, nearest first. */
+export function colonFamiliesOf(key: string): string[] {
+  const out: string[] = [];
+  for (let i = key.lastIndexOf(":"); i > 0; i = key.lastIndexOf(":", i - 1)) out.push(`${key.slice(0, i + 1)}*`);
+  return out;
+}
+
 /**
  * An event's spec with inherited fields filled in: its own, else the nearest declared family's
- * (`a` for `a.b`), else the manifest's eventDefaults. `from` says where each field came from
+ * (`a` for `a.b`, then `families` entries such as `a:*` for `a:b`), else the manifest's eventDefaults. `from` says where each field came from
  * (a JSON pointer into integration.json), for error messages.
  */
 export function effectiveSpec(
@@ -83,6 +95,9 @@ export function effectiveSpec(
     ...familiesOf(key)
       .filter((f) => manifest.events[f] !== undefined)
       .map((f): [string, InheritedSpec] => [`/events/${f}`, manifest.events[f]]),
+    ...colonFamiliesOf(key)
+      .filter((f) => manifest.families?.[f] !== undefined)
+      .map((f): [string, InheritedSpec] => [`/families/${f}`, manifest.families![f]]),
     ["/eventDefaults", manifest.eventDefaults ?? {}],
   ];
   const spec: EventSpec = { ...(manifest.events[key]?.ignore ? { ignore: true } : {}) };
@@ -227,6 +242,13 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   if (!fs.existsSync(path.join(dir, docs)))
     problems.add(docs, "file not found (every integration needs a doc page for bot owners)");
 
+  for (const family of Object.keys(manifest.families ?? {})) {
+    const prefix = family.slice(0, -1);
+    if (!Object.keys(manifest.events).some((key) => key.startsWith(prefix)))
+      problems.add("integration.json", `/families/${family}: no event in /events starts with '${prefix}'`);
+  }
+  for (const p of checkTables(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
+
   const optionKeys = (manifest.urlOptions ?? []).map((o) => o.key);
   for (const key of optionKeys.filter((k) => RESERVED_PARAMS.includes(k)))
     problems.add("integration.json", `/urlOptions: '${key}' is a framework parameter`);
@@ -253,12 +275,44 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const partials: Integration["partials"] = {};
   const sources: Record<string, string> = {};
   // One trailing newline is the file's, not the template's (keeps partials inline-friendly).
-  for (const file of templateFiles)
+  // Where each template came from, for problem lines (a shared one is named by its own path).
+  const origin: Record<string, string> = {};
+  for (const file of templateFiles) {
     sources[file] = fs.readFileSync(path.join(templatesDir, file), "utf8").replace(/\r?\n$/, "");
-  for (const file of templateFiles.filter((f) => f.startsWith("_"))) {
-    const compiled = problems.attempt(`templates/${file}`, () => compilePartial(sources[file]));
-    if (compiled) partials[file.slice(1, -4)] = compiled;
+    origin[file] = `templates/${file}`;
   }
+  for (const name of manifest.shared ?? []) {
+    const sharedTemplates = path.join(path.dirname(dir), SHARED_DIR, name, "templates");
+    if (!fs.existsSync(sharedTemplates)) {
+      problems.add("integration.json", `/shared: ${SHARED_DIR}/${name}/templates/ not found`);
+      continue;
+    }
+    for (const file of globSync("*.hbs", { cwd: sharedTemplates }).sort()) {
+      if (sources[file] !== undefined) {
+        problems.add(
+          `templates/${file}`,
+          `${SHARED_DIR}/${name}/templates/${file} has the same name (one of them must go)`,
+        );
+        continue;
+      }
+      sources[file] = fs.readFileSync(path.join(sharedTemplates, file), "utf8").replace(/\r?\n$/, "");
+      origin[file] = `../${SHARED_DIR}/${name}/templates/${file}`;
+    }
+  }
+  const framework = frameworkPartials();
+  for (const file of Object.keys(sources).filter((f) => f.startsWith("_"))) {
+    const name = file.slice(1, -4);
+    if (framework[name] !== undefined) {
+      problems.add(
+        origin[file],
+        `'${name}' is a framework partial: use {{> ${name}}} as it is, or name yours differently`,
+      );
+      continue;
+    }
+    const compiled = problems.attempt(origin[file], () => compilePartial(sources[file]));
+    if (compiled) partials[name] = compiled;
+  }
+  Object.assign(partials, framework);
   // Topic, ignoreWhen and directWhen are plain text (not Markdown): compiled without escaping,
   // once per distinct source (families and eventDefaults share them across many events).
   const inlineCache = new Map<string, TemplateFn | undefined>();
@@ -277,7 +331,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     if (!templateCache.has(file))
       templateCache.set(
         file,
-        problems.attempt(`templates/${file}`, () => compileTemplate(sources[file])),
+        problems.attempt(origin[file] ?? `templates/${file}`, () => compileTemplate(sources[file])),
       );
     return templateCache.get(file);
   };
@@ -309,6 +363,21 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   if (rawSchema && validate)
     for (const line of checkTemplatesAgainstSchema(manifest, events, rawSchema, sources, schemaFile))
       problems.add(line.file, line.what);
+  for (const [file, source] of Object.entries(sources))
+    for (const p of checkTableUses(source, manifest)) problems.add(origin[file], `${p.where}: ${p.what}`);
+  const inlineSources: [string, unknown][] = [
+    ["/defaultTopic", manifest.defaultTopic],
+    ...Object.entries(manifest.events).flatMap(([k, e]) =>
+      (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/events/${k}/${f}`, e[f]]),
+    ),
+    ...Object.entries(manifest.families ?? {}).flatMap(([k, e]) =>
+      (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/families/${k}/${f}`, e[f]]),
+    ),
+  ];
+  for (const [pointer, source] of inlineSources)
+    if (typeof source === "string")
+      for (const p of checkTableUses(source, manifest))
+        problems.add("integration.json", `${pointer}: ${p.where}: ${p.what}`);
   for (const file of templateFiles) {
     if (!file.startsWith("_") && !referenced.has(file))
       problems.add(`templates/${file}`, "not used by any event in integration.json (remove it or add the event)");
@@ -317,8 +386,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   // one that exists but does not compile is already reported above.
   for (const [file, source] of Object.entries(sources)) {
     for (const m of source.matchAll(/\{\{~?#?>\s*([A-Za-z0-9_-]+)/g)) {
-      if (sources[`_${m[1]}.hbs`] === undefined)
-        problems.add(`templates/${file}`, `uses partial '${m[1]}' but templates/_${m[1]}.hbs does not exist`);
+      if (sources[`_${m[1]}.hbs`] === undefined && framework[m[1]] === undefined)
+        problems.add(origin[file], `uses partial '${m[1]}' but templates/_${m[1]}.hbs does not exist`);
     }
   }
   const defaultTopic = inline("/defaultTopic", manifest.defaultTopic);
@@ -353,6 +422,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
       events,
       defaultTopic,
       partials,
+      tables: manifest.tables ?? {},
       validate,
       transform,
       docPath: path.relative(repoRoot, path.join(dir, docs)).split(path.sep).join("/"),

@@ -193,6 +193,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     options,
     integration: manifest.displayName,
     topicOverridden: topicOverride !== undefined,
+    tables: integration.tables,
   };
   const render = (fn: typeof event.template, v: unknown) => (fn ? fn(v, data, integration.partials) : "");
   const isDirect = (v: unknown) =>

@@ -2,12 +2,19 @@
 // the transform's types, Markdown escaping, links, time, list and pattern helpers — is re-exported
 // here, so plugins never reach into other files of src/ (ESLint enforces it).
 export type { TransformContext, TransformFn } from "./registry";
+export { defineTransform } from "./registry";
 // All of markdown.ts (escaping, links, length limits) is author-facing.
 export * from "./markdown";
 /** safeMarkdown(text): a transform's finished Markdown, inserted by `{{value}}` without escaping. */
 export { markdownLink, safeMarkdown, type SafeMarkdown } from "./helpers";
 export {
   branchName,
+  changeList,
+  compactDuration,
+  durationBetween,
+  firstText,
+  nonEmptyText,
+  type FieldChange,
   codeBlock,
   codeSpan,
   commitList,
@@ -23,13 +30,11 @@ export { isBranchFilteredOut, parsePatternList } from "./events";
 export { readPath } from "./paths";
 export {
   committersSummary,
-  compactDuration,
   decodeHtmlEntities,
   durationInWords,
   giteaCommittersSummary,
   gitPushKind,
   htmlToMarkdown,
-  nonEmptyText,
   type GitPushKind,
 } from "./pluginHelpers";
 // Linear-time trims: a transform cleaning user text uses these, not `/\s+$/`-style patterns.

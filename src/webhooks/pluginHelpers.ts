@@ -3,9 +3,8 @@
 import { escapeLinkText, escapeMarkdown, escapeUrl } from "./markdown";
 import { sentenceList } from "./helpers";
 
-/** A trimmed non-empty string, or undefined for anything else (blank text, numbers, objects). */
-export const nonEmptyText = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+// nonEmptyText and compactDuration are template helpers too, so they live in helpers.ts.
+export { compactDuration, nonEmptyText } from "./helpers";
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
@@ -92,16 +91,6 @@ export function htmlToMarkdown(html: string): string {
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-}
-
-/** 45 → "45 s", 125 → "2 min 5 s", 3780 → "1 h 3 min" (whole seconds); undefined for a negative or unknown span. */
-export function compactDuration(seconds: number): string | undefined {
-  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
-  const s = Math.round(seconds);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  const minutes = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
 }
 
 /** Milliseconds → "less than a minute", "6 minutes", "2 hours 5 minutes", "3 days 4 hours" (the two

@@ -2,7 +2,7 @@
 // read-only afterwards, plus per-plugin counters of unsupported events (demand signals).
 import type Handlebars from "handlebars";
 import type { ValidateFunction } from "ajv";
-import type { TemplateFn } from "./helpers";
+import type { Tables, TemplateFn } from "./helpers";
 import type { EventSpec, Manifest } from "./manifest";
 
 export interface TransformContext {
@@ -17,6 +17,16 @@ export interface TransformContext {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TransformFn = (payload: any, context: TransformContext) => Record<string, unknown>;
+
+/**
+ * A transform typed from its plugin's schema: `defineTransform<Payload, Out>(fn)`, with `Payload`
+ * from the generated schema.d.ts (`npm run plugin-types`) and `Out` the view fields it adds.
+ */
+export function defineTransform<Payload, Out extends Record<string, unknown> = Record<string, unknown>>(
+  fn: (payload: Payload, context: TransformContext) => Out,
+): (payload: Payload, context: TransformContext) => Out {
+  return fn;
+}
 
 export interface LoadedEvent {
   key: string;
@@ -36,6 +46,8 @@ export interface Integration {
   events: Map<string, LoadedEvent>;
   defaultTopic: TemplateFn;
   partials: Record<string, Handlebars.TemplateDelegate>;
+  /** The manifest's lookup tables, read by the `table` helper (`@tables` in a render's data). */
+  tables: Tables;
   validate: ValidateFunction;
   transform?: TransformFn;
   /** Path of doc.md relative to the repository root, for the catalogue. */

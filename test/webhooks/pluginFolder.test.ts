@@ -9,6 +9,7 @@ import {
   loadIntegrationFolder,
   loadIntegrations,
 } from "../../src/webhooks/loader";
+import { frameworkPartials } from "../../src/webhooks/frameworkParts";
 import type { Manifest } from "../../src/webhooks/manifest";
 import type { Integration } from "../../src/webhooks/registry";
 import { goodPlugin, manifestJson, useTempDir, writeFiles, type Files } from "../support/pluginFolders";
@@ -114,7 +115,7 @@ describe("a valid plugin folder", () => {
     expect(integration.dir).toBe(dir);
     expect(integration.manifest).toEqual(JSON.parse(manifestJson("demo")));
     expect(integration.docPath).toBe("integrations/demo/doc.md");
-    expect(integration.partials).toEqual({});
+    expect(Object.keys(integration.partials)).toEqual(Object.keys(frameworkPartials()));
     expect(integration.transform).toBeUndefined();
     expect([...integration.events.keys()]).toEqual(["hello"]);
     const hello = integration.events.get("hello")!;
@@ -196,7 +197,7 @@ describe("a valid plugin folder", () => {
       goodPlugin("demo", { "templates/hello.hbs": undefined }, { events: { hello: { ignore: true } } }),
     );
     expect(integration.events.get("hello")!.template).toBeUndefined();
-    expect(integration.partials).toEqual({});
+    expect(Object.keys(integration.partials)).toEqual(Object.keys(frameworkPartials()));
   });
 
   it("gives ignored events no template and needs none for them", () => {
@@ -210,7 +211,7 @@ describe("a valid plugin folder", () => {
     const integration = load(
       goodPlugin("demo", { "templates/_signature.hbs": "-- {{title}}\n", "templates/hello.hbs": "Hi {{> signature}}" }),
     );
-    expect(Object.keys(integration.partials)).toEqual(["signature"]);
+    expect(Object.keys(integration.partials)).toEqual(["signature", ...Object.keys(frameworkPartials())]);
     expect(render(integration, "hello", { title: "_me_" })).toBe("Hi -- \\_me\\_");
   });
 
