@@ -19,6 +19,7 @@ export type ErrorCode =
   | "INTERNAL_SERVER_ERROR"
   | "REACTION_ALREADY_EXISTS"
   | "REACTION_DOES_NOT_EXIST"
+  | "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
   | "INVITATION_FAILED"
   | "MISSING_HTTP_EVENT_HEADER"
   | "UNSUPPORTED_WEBHOOK_EVENT_TYPE"
@@ -54,6 +55,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   INTERNAL_SERVER_ERROR: 500,
   REACTION_ALREADY_EXISTS: 400,
   REACTION_DOES_NOT_EXIST: 400,
+  MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
   INVITATION_FAILED: 400,
   MISSING_HTTP_EVENT_HEADER: 400,
   // The reference answers unsupported webhook events with 200 so senders keep the hook enabled.
@@ -131,6 +133,17 @@ export const Errors = {
   streamIdNotFound: (id: number | string) =>
     new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${id}' does not exist`, { stream_id: id }),
   invalidMessage: () => new ApiError("BAD_REQUEST", "Invalid message(s)"),
+  /** Some of a topic's messages are past the move time limit (the reference's fields say which may move). */
+  moveTimeLimitExceeded: (allowed: number, total: number, firstAllowedId: number | null) =>
+    new ApiError(
+      "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
+      `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`,
+      {
+        first_message_id_allowed_to_move: firstAllowedId,
+        total_messages_allowed_to_move: allowed,
+        total_messages_in_topic: total,
+      },
+    ),
   notFound: (msg = "Endpoint not found") => new ApiError("NOT_FOUND", msg),
   methodNotAllowed: (method: string, allowed: string[]) =>
     new ApiError(

@@ -2,6 +2,11 @@
 // A leaf module: the webhook pipeline and the message service both read these without importing
 // each other.
 
+/** Longest `search` narrow operand, in characters: longer searches are refused, never cut. */
+export const MAX_SEARCH_QUERY_LENGTH = 500;
+/** Most words (and quoted phrases) one `search` operand may hold; each is a full-text index lookup. */
+export const MAX_SEARCH_TERMS = 20;
+
 /** Longest message content, in characters (code points); longer content is cut, not refused. */
 export const MAX_MESSAGE_LENGTH = 10000;
 /** Longest topic, in characters (code points). */

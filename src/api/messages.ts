@@ -1,4 +1,5 @@
-// POST /messages, GET /messages, GET /messages/{id}.
+// POST /messages, GET /messages, GET/PATCH/DELETE /messages/{id}, its history, flags (by ids and
+// by narrow) and the bulk mark-as-read endpoints.
 import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
@@ -8,6 +9,10 @@ import type { Destination } from "../services/messages/send";
 import { messageHooks } from "../services/messages/hooks";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 import { JsonTooDeepError, parseJson } from "../json";
+import { editMessage, PROPAGATE_MODES } from "../services/messages/edit";
+import { deleteMessage } from "../services/messages/delete";
+import { messageHistory } from "../services/messages/history";
+import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlagsForNarrow } from "../services/messages/readState";
 
 /** A JSON list or string, or a JSON number (the whole text); anything else is plain text. */
 const MAYBE_JSON_TO = /^\s*(?:[[\x22]|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$)/;
@@ -52,8 +57,9 @@ function parseAnchor(raw: string | undefined): Anchor {
   throw Errors.invalidParam("anchor", "Invalid anchor");
 }
 
-export function messagesRoutes({ router, deps, auth }: RouteKit): void {
-  router.post("/messages", auth, async (ctx) => {
+export function messagesRoutes({ router, deps, auth, authWebhookBot }: RouteKit): void {
+  // Incoming-webhook bots may send messages (the reference's one REST endpoint for them).
+  router.post("/messages", authWebhookBot, async (ctx) => {
     const { realm, user } = actor(ctx);
     const p = parseParams(ctx, {
       type: P.enum(["stream", "channel", "direct", "private"] as const).required(),
@@ -88,6 +94,53 @@ export function messagesRoutes({ router, deps, auth }: RouteKit): void {
     );
     // The reference answers with the ids it was given (kept for old clients).
     ok(ctx, { messages: p.messages });
+  });
+
+  router.post("/messages/flags/narrow", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, {
+      anchor: P.string().required(),
+      include_anchor: P.bool().default(true),
+      num_before: P.int({ min: 0, max: 5000 }).required(),
+      num_after: P.int({ min: 0, max: 5000 }).required(),
+      narrow: P.string().required(),
+      op: P.enum(["add", "remove"] as const).required(),
+      flag: P.string({ maxLength: 100 }).required(),
+    });
+    const { answer, notifications } = await updateFlagsForNarrow(deps.db, realm, user, {
+      anchor: parseAnchor(p.anchor),
+      includeAnchor: p.include_anchor,
+      numBefore: p.num_before,
+      numAfter: p.num_after,
+      narrow: p.narrow,
+      op: p.op,
+      flag: p.flag,
+    });
+    await deps.bus.publish(notifications);
+    ok(ctx, answer);
+  });
+
+  router.post("/mark_all_as_read", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    await deps.bus.publish(await markAllAsRead(deps.db, realm, user));
+    ok(ctx, { complete: true });
+  });
+
+  router.post("/mark_stream_as_read", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, { stream_id: P.int({ min: 0 }).required() });
+    await deps.bus.publish(await markStreamAsRead(deps.db, realm, user, p.stream_id));
+    ok(ctx);
+  });
+
+  router.post("/mark_topic_as_read", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, {
+      stream_id: P.int({ min: 0 }).required(),
+      topic_name: P.string({ maxLength: 1000 }).required(),
+    });
+    await deps.bus.publish(await markTopicAsRead(deps.db, realm, user, p.stream_id, p.topic_name));
+    ok(ctx);
   });
 
   // Preview rendering (the Python client's render_message); same Markdown path as sending.
@@ -132,5 +185,42 @@ export function messagesRoutes({ router, deps, auth }: RouteKit): void {
       p.apply_markdown,
     );
     ok(ctx, { message, raw_content: rawContent });
+  });
+
+  router.patch("/messages/:message_id", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    const p = parseParams(ctx, {
+      topic: P.string({ maxLength: 1000 }).alias("subject"),
+      propagate_mode: P.enum(PROPAGATE_MODES).default("change_one"),
+      send_notification_to_old_thread: P.bool().default(false),
+      send_notification_to_new_thread: P.bool().default(true),
+      content: P.string(),
+      stream_id: P.int({ min: 0 }),
+      prev_content_sha256: P.string({ maxLength: 64 }),
+    });
+    const notifications = await editMessage(deps.db, realm, user, {
+      messageId: pathInt(ctx, "message_id"),
+      content: p.content,
+      topic: p.topic,
+      streamId: p.stream_id,
+      propagateMode: p.propagate_mode,
+      notifyOldThread: p.send_notification_to_old_thread,
+      notifyNewThread: p.send_notification_to_new_thread,
+      prevContentSha256: p.prev_content_sha256,
+    });
+    await deps.bus.publish(notifications);
+    // Uploads whose last reference an edit removed: none are tracked as detached here.
+    ok(ctx, { detached_uploads: [] });
+  });
+
+  router.delete("/messages/:message_id", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    await deps.bus.publish(await deleteMessage(deps.db, realm, user, pathInt(ctx, "message_id")));
+    ok(ctx);
+  });
+
+  router.get("/messages/:message_id/history", auth, async (ctx) => {
+    const { realm, user } = actor(ctx);
+    ok(ctx, { message_history: await messageHistory(deps.db, realm, user, pathInt(ctx, "message_id")) });
   });
 }

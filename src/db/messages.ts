@@ -4,6 +4,7 @@ import { insertReturningId, insertRows, ROWS_PER_INSERT } from "./knex";
 import type { MessageRow } from "./rows";
 import { nameKey } from "../names";
 import { isMysql } from "./collation";
+import { whereMatches, type SearchTerm } from "./messageSearch";
 
 export const FLAG_BITS = {
   read: 1,
@@ -264,13 +265,15 @@ export interface MessageFilter {
   unread?: boolean;
   /** Read whole channel history (public history), not only the user's own rows. */
   historical?: boolean;
+  /** Full-text terms (the `search` operator), all required: see messageSearch.ts. */
+  search?: SearchTerm[];
 }
 
 export interface FetchedMessage extends MessageRow {
   flags: number | null;
 }
 
-function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.QueryBuilder {
+function applyFilter(q: Queryable, query: Knex.QueryBuilder, filter: MessageFilter): Knex.QueryBuilder {
   if (filter.streamId !== undefined) query.where("m.stream_id", filter.streamId);
   if (filter.topic !== undefined) query.where("m.topic_key", nameKey(filter.topic));
   if (filter.senderId !== undefined) query.where("m.sender_id", filter.senderId);
@@ -280,6 +283,7 @@ function applyFilter(query: Knex.QueryBuilder, filter: MessageFilter): Knex.Quer
   if (filter.messageId !== undefined) query.where("m.id", filter.messageId);
   if (filter.requireFlag !== undefined) query.whereRaw("(um.flags & ?) <> 0", [filter.requireFlag]);
   if (filter.unread) query.whereRaw("(um.flags & ?) = 0", [FLAG_BITS.read]);
+  if (filter.search) whereMatches(query, q, filter.search);
   return query;
 }
 
@@ -295,7 +299,7 @@ function baseQuery(q: Queryable, realmId: number, userId: number, filter: Messag
   } else {
     query.join("user_messages as um", "um.message_id", "m.id").where("um.user_id", userId);
   }
-  return applyFilter(query, filter).select("m.*", "um.flags");
+  return applyFilter(q, query, filter).select("m.*", "um.flags");
 }
 
 /**

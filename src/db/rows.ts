@@ -80,6 +80,9 @@ export interface MessageRow {
   rendered_content: string;
   date_sent: number;
   client: string;
+  /** When the content was last edited / the message last moved (epoch seconds); null if never. */
+  last_edit_time?: number | null;
+  last_moved_time?: number | null;
 }
 
 export function bool(value: unknown): boolean {

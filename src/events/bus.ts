@@ -24,6 +24,8 @@ export interface Notification {
   perUser?: Record<number, Record<string, unknown>>;
   /** Only queues that declared this client capability at /register receive it. */
   capability?: string;
+  /** Only queues that did not declare this capability receive it (the older shape of an event). */
+  withoutCapability?: string;
 }
 
 /** Delivered locally (never over Redis) after a reconnect: broadcasts may have been missed meanwhile. */

@@ -36,7 +36,9 @@ export async function up(knex: Knex): Promise<void> {
     .select("id", "realm_id", "name");
   for (const [setting, groupName] of Object.entries(REALM_GROUP_DEFAULTS)) {
     for (const group of groups.filter((g) => g.name === groupName))
-      await knex("realms").where({ id: group.realm_id }).update({ [setting]: group.id });
+      await knex("realms")
+        .where({ id: group.realm_id })
+        .update({ [setting]: group.id });
   }
 
   await knex.schema.alterTable("messages", (t) => {

@@ -18,6 +18,7 @@ import { realmLinkifiers } from "../linkifiers/linkifiers";
 import { mutedUsersState } from "../users/mutedUsers";
 import { realmIconUrl, realmUrl } from "../realms/realms";
 import { unreadMessagesState } from "../messages/unreads";
+import { editPolicyState } from "../messages/editPolicy";
 
 export interface StateContext {
   q: Queryable;
@@ -84,6 +85,7 @@ export const stateProviders: Record<string, Provider> = {
       realm_enable_spectator_access: bool(realm.enable_spectator_access),
       realm_message_retention_days: realm.message_retention_days ?? -1,
       event_queue_longpoll_timeout_seconds: longPollTimeoutSeconds,
+      ...editPolicyState(realm),
     };
   },
   async message({ q, realm }) {

@@ -5,6 +5,7 @@ import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { streamNamesByIds } from "../../db/streams";
 import { findUsersByIds } from "../../db/users";
 import { reactionsByMessage } from "../reactions/reactions";
+import { editHistoryByMessage } from "./history";
 
 export interface FormatOptions {
   applyMarkdown: boolean;
@@ -44,6 +45,8 @@ export async function formatMessages(
         q,
         rows.map((r) => Number(r.id)),
       );
+  // A message being sent has no history yet.
+  const histories = known ? new Map<number, unknown[]>() : await editHistoryByMessage(q, realm, rows);
   return rows.map((row) => {
     const sender = users.get(row.sender_id);
     const base: Record<string, unknown> = {
@@ -65,6 +68,10 @@ export async function formatMessages(
       flags: flagNames(row.flags ?? 128),
       type: row.type,
     };
+    if (row.last_edit_time) base.last_edit_timestamp = Number(row.last_edit_time);
+    if (row.last_moved_time) base.last_moved_timestamp = Number(row.last_moved_time);
+    const history = histories.get(Number(row.id));
+    if (history) base.edit_history = history;
     if (row.type === "stream") {
       base.stream_id = row.stream_id;
       base.display_recipient = streams.get(row.stream_id!) ?? "";

@@ -7,7 +7,6 @@ import {
   findMessage,
   findUserMessageFlags,
   firstUnreadId,
-  latestMessageId,
   type MessageFilter,
 } from "../../db/messages";
 import { bool, type RealmRow, type UserRow } from "../../db/rows";
@@ -16,6 +15,8 @@ import { Errors } from "../../errors";
 import { canAccessChannel, getChannelByNameOrId } from "../channels/channels";
 import { formatMessages } from "./format";
 import { JsonTooDeepError, parseJson } from "../../json";
+import { MAX_SEARCH_TERMS } from "../../limits";
+import { highlightHtml, highlightTopic, parseSearchTerms } from "./search";
 
 export type Anchor = number | "newest" | "oldest" | "first_unread";
 
@@ -96,6 +97,11 @@ async function narrowToFilter(
       case "id":
         filter.messageId = Number(term.operand);
         break;
+      case "search":
+        filter.search = [...(filter.search ?? []), ...parseSearchTerms(term.operand)];
+        if (filter.search.length > MAX_SEARCH_TERMS)
+          throw Errors.badRequest(`Search has too many words: at most ${MAX_SEARCH_TERMS} (MAX_SEARCH_TERMS)`);
+        break;
       case "is":
         if (term.operand === "dm" || term.operand === "private") filter.onlyDms = true;
         else if (term.operand === "starred") filter.requireFlag = FLAG_BITS.starred;
@@ -133,8 +139,10 @@ export async function getMessages(
   // "newest" reads backwards from past any possible id: no need to look up the latest id first.
   if (input.anchor === "newest") anchor = LARGER_THAN_MAX_MESSAGE_ID;
   else if (input.anchor === "oldest") anchor = 0;
+  // No unread message: the reference answers as for "newest", with its sentinel as the anchor
+  // (zulip-terminal compares the answer's anchor with it).
   else if (input.anchor === "first_unread")
-    anchor = (await firstUnreadId(q, realm.id, user.id, filter)) ?? (await latestMessageId(q, realm.id)) + 1;
+    anchor = (await firstUnreadId(q, realm.id, user.id, filter)) ?? LARGER_THAN_MAX_MESSAGE_ID;
   else anchor = input.anchor;
   const newest = anchor === LARGER_THAN_MAX_MESSAGE_ID;
   const window = await fetchMessageWindow(
@@ -154,13 +162,57 @@ export async function getMessages(
   const after = window.after.length > newerWanted ? window.after.slice(0, newerWanted) : window.after;
   const rows = [...window.before, ...after];
   const messages = await formatMessages(q, realm, rows, { applyMarkdown: input.applyMarkdown });
+  if (filter.search) {
+    rows.forEach((row, i) => {
+      messages[i].match_content = highlightHtml(row.rendered_content, filter.search!);
+      messages[i].match_subject = highlightTopic(row.topic, filter.search!);
+    });
+  }
   return {
     anchor: typeof input.anchor === "number" ? input.anchor : anchor,
     found_anchor: foundAnchor,
     found_oldest: window.before.length < input.numBefore || anchor === 0,
-    found_newest: after.length < newerWanted || input.anchor === "newest",
+    found_newest: after.length < newerWanted || newest,
     history_limited: false,
     messages,
+  };
+}
+
+/**
+ * The ids of the user's own messages (rows, not shared history) in a range of a narrow, oldest
+ * first, and whether the range reached either end: what POST /messages/flags/narrow updates.
+ */
+export async function ownMessageIdsInRange(
+  q: Queryable,
+  realm: RealmRow,
+  user: UserRow,
+  input: Omit<GetMessagesInput, "applyMarkdown">,
+): Promise<{ ids: number[]; foundOldest: boolean; foundNewest: boolean }> {
+  const filter = { ...(await narrowToFilter(q, realm, user, parseNarrow(input.narrow))), historical: false };
+  let anchor: number;
+  if (input.anchor === "newest") anchor = LARGER_THAN_MAX_MESSAGE_ID;
+  else if (input.anchor === "oldest") anchor = 0;
+  else if (input.anchor === "first_unread")
+    anchor = (await firstUnreadId(q, realm.id, user.id, filter)) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  else anchor = input.anchor;
+  const newest = anchor === LARGER_THAN_MAX_MESSAGE_ID;
+  const window = await fetchMessageWindow(
+    q,
+    realm.id,
+    user.id,
+    filter,
+    newest ? Infinity : anchor,
+    input.numBefore,
+    newest ? 0 : input.numAfter,
+    newest ? false : input.includeAnchor,
+  );
+  const foundAnchor = input.includeAnchor && window.after.length > 0 && Number(window.after[0].id) === anchor;
+  const newerWanted = input.numAfter + (foundAnchor ? 1 : 0);
+  const after = window.after.length > newerWanted ? window.after.slice(0, newerWanted) : window.after;
+  return {
+    ids: [...window.before, ...after].map((row) => Number(row.id)),
+    foundOldest: window.before.length < input.numBefore || anchor === 0,
+    foundNewest: after.length < newerWanted || newest,
   };
 }
 
