@@ -99,17 +99,18 @@ export async function down(knex: Knex): Promise<void> {
     await knex.raw("ALTER TABLE messages DROP INDEX messages_search_index");
   }
   await knex.schema.dropTable("message_edits");
-  await knex.schema.alterTable("messages", (t) => {
-    t.dropColumn("last_edit_time");
-    t.dropColumn("last_moved_time");
-  });
-  await knex.schema.alterTable("realms", (t) => {
-    t.dropColumn("allow_message_editing");
-    t.dropColumn("message_content_edit_limit_seconds");
-    t.dropColumn("move_messages_within_stream_limit_seconds");
-    t.dropColumn("move_messages_between_streams_limit_seconds");
-    t.dropColumn("message_content_delete_limit_seconds");
-    t.dropColumn("message_edit_history_visibility_policy");
-    for (const name of Object.keys(REALM_GROUP_DEFAULTS)) t.dropColumn(name);
-  });
+  // Plain ALTER TABLE … DROP COLUMN (SQLite has it since 3.35): Knex would rebuild SQLite tables,
+  // which foreign keys to rows that exist forbid.
+  for (const column of ["last_edit_time", "last_moved_time"])
+    await knex.raw(`ALTER TABLE messages DROP COLUMN ${column}`);
+  for (const column of [
+    "allow_message_editing",
+    "message_content_edit_limit_seconds",
+    "move_messages_within_stream_limit_seconds",
+    "move_messages_between_streams_limit_seconds",
+    "message_content_delete_limit_seconds",
+    "message_edit_history_visibility_policy",
+    ...Object.keys(REALM_GROUP_DEFAULTS),
+  ])
+    await knex.raw(`ALTER TABLE realms DROP COLUMN ${column}`);
 }
