@@ -11,6 +11,7 @@ import { webhookRouter } from "./api/webhooks";
 import { userFilesRouter } from "./api/userFiles";
 import { realmIconRouter } from "./api/realmIcon";
 import { webRouter } from "./web/router";
+import { joinPageRouter } from "./web/joinPage";
 import { accountPagesRouter } from "./web/accountPages";
 import { refuseCrossSite } from "./http/crossSite";
 
@@ -71,6 +72,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(realmIconRouter().routes());
   // Sign-in and sign-out pages (/login/, /logout/).
   app.use(accountPagesRouter(deps).routes());
+  // Accepting invitations (/join/<key>/).
+  app.use(joinPageRouter(deps).routes());
   // The integrations catalogue page (/integrations/).
   app.use(webRouter(deps).routes());
   const api = apiRouter(deps);

@@ -55,7 +55,7 @@ export function invitesRoutes({ router, deps, auth }: RouteKit): void {
       void mailer.send({
         to: invite.email,
         subject: `${inviter.full_name} invited you to join ${realm.name}`,
-        text: `${inviter.full_name} (${inviter.delivery_email}) invited you to join ${realm.name}.\n\nJoin here: ${invitationLink(deps.config.externalUrl, invite.linkKey)}\n\n${expiry}\n`,
+        text: `${inviter.full_name} (${inviter.delivery_email}) invited you to join ${realm.name}.\n\nJoin here: ${invitationLink(deps.config.externalUrl, invite.linkKey, realm)}\n\n${expiry}\n`,
       });
     }
   }
@@ -87,7 +87,7 @@ export function invitesRoutes({ router, deps, auth }: RouteKit): void {
       notifyReferrerOnJoin: p.notify_referrer_on_join,
       welcomeMessageCustomText: p.welcome_message_custom_text ?? null,
     };
-    const result = await createEmailInvites(deps.db, realm, user, p.invitee_emails, options);
+    const result = await createEmailInvites(deps.db, realm, user, p.invitee_emails, options, deps.config.invitations);
     await deps.bus.publish(result.notifications);
     mailInvitations(realm, user, result.created);
     // The others were invited (and committed); the skipped addresses are reported as an error.
@@ -115,7 +115,7 @@ export function invitesRoutes({ router, deps, auth }: RouteKit): void {
       welcomeMessageCustomText: p.welcome_message_custom_text ?? null,
     });
     await deps.bus.publish(created.notifications);
-    ok(ctx, { invite_link: invitationLink(deps.config.externalUrl, created.linkKey) });
+    ok(ctx, { invite_link: invitationLink(deps.config.externalUrl, created.linkKey, realm) });
   });
 
   router.delete("/invites/multiuse/:invite_id", auth, async (ctx) => {

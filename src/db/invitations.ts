@@ -18,6 +18,9 @@ export interface InvitationRow {
   group_ids: string;
   welcome_message_custom_text: string | null;
   revoked: number | boolean;
+  /** When an email invitation was accepted (seconds), and the account it made; null until then. */
+  used_at?: number | null;
+  used_by_user_id?: number | null;
 }
 
 export async function insertInvitation(q: Queryable, row: Omit<InvitationRow, "id">): Promise<number> {
@@ -33,6 +36,7 @@ export async function listLiveInvitations(
 ): Promise<InvitationRow[]> {
   const query = q<InvitationRow>("invitations")
     .where({ realm_id: realmId, revoked: false })
+    .whereNull("used_at")
     .andWhere((w) => w.whereNull("expiry_date").orWhere("expiry_date", ">", now));
   if (invitedBy !== undefined) query.andWhere({ invited_by_user_id: invitedBy });
   return query.orderBy("id");
@@ -49,4 +53,24 @@ export async function findInvitation(
 
 export async function revokeInvitation(q: Queryable, id: number): Promise<void> {
   await q("invitations").where({ id }).update({ revoked: true });
+}
+
+/** The invitation a /join/<key>/ link names, in any organization (the caller checks which). */
+export async function findInvitationByKey(q: Queryable, key: string): Promise<InvitationRow | undefined> {
+  return q<InvitationRow>("invitations").where({ link_key: key }).first();
+}
+
+/** An account was made for `email`: its pending email invitations in the realm are used up. */
+export async function markInvitationsUsed(
+  q: Queryable,
+  realmId: number,
+  email: string,
+  userId: number,
+  now: number,
+): Promise<void> {
+  await q("invitations")
+    .where({ realm_id: realmId, is_multiuse: false })
+    .whereNull("used_at")
+    .whereRaw("lower(email) = ?", [email.toLowerCase()])
+    .update({ used_at: now, used_by_user_id: userId });
 }

@@ -45,7 +45,7 @@ async function expectRefused(
   expect(await userRows()).toEqual(before);
 }
 
-async function createBot(user: TestUser, params: Record<string, unknown> = {}) {
+async function createBot(user: TestUser, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const short = unique("b");
   const res = await as(user).post("/bots", { full_name: `Bot ${short}`, short_name: short, bot_type: 2, ...params });
   expect(res.status).toBe(200);
