@@ -15,6 +15,9 @@ export function crossSiteReason(ctx: Context, externalUrl: string): string | und
   const site = ctx.get("sec-fetch-site").toLowerCase();
   // "same-site" is refused too: another organization's subdomain is the same site but not this origin.
   if (site && site !== "same-origin" && site !== "none") return `the browser marked this request ${site}`;
+  // Sec-Fetch-Site cannot be set by a page, so when present it decides: a same-origin form on a page
+  // with `Referrer-Policy: no-referrer` is sent with `Origin: null`.
+  if (site) return undefined;
   const origin = ctx.get("origin");
   if (origin) {
     const own = [`${ctx.protocol}://${ctx.host}`, new URL(externalUrl).origin];

@@ -34,7 +34,8 @@ const CSP =
 function sendPage(ctx: Context, body: string, status = 200): void {
   ctx.set("Content-Security-Policy", CSP);
   ctx.set("X-Content-Type-Options", "nosniff");
-  ctx.set("Referrer-Policy", "no-referrer");
+  // same-origin (not no-referrer): browsers without Sec-Fetch-Site then send a real Origin with the form.
+  ctx.set("Referrer-Policy", "same-origin");
   ctx.set("X-Frame-Options", "DENY");
   ctx.set("Cache-Control", "no-store");
   ctx.status = status;

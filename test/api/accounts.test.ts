@@ -403,6 +403,8 @@ describe("cross-site requests (issue 23.3)", () => {
   it("lets same-origin browser requests and scripts (no Origin, no Sec-Fetch-Site) through", async () => {
     expect((await send({ origin: server.url, "sec-fetch-site": "same-origin" })).status).toBe(200);
     expect((await send({ origin: "http://localhost:9991" })).status).toBe(200); // EXTERNAL_URL's origin
+    // A page with Referrer-Policy: no-referrer posts with Origin: null; Sec-Fetch-Site says it is ours.
+    expect((await send({ origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200);
     expect((await send({})).status).toBe(200);
     // Reads are not changes: a cross-site GET is answered as before.
     const read = await server
