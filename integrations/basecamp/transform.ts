@@ -3,7 +3,7 @@
 // `kanban_card_moved`…), sends rich text as HTML and the people assigned as a list: this splits
 // the kind, words it, converts the HTML and names the item a comment belongs to.
 // Pure: no I/O, no clock.
-import { limitMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { limitMarkdown, nonEmptyText as text, type TransformContext } from "../../src/webhooks/plugin";
 import { htmlToMarkdown } from "./html";
 
 /** Longest text quoted in a message (the rest is cut with a note). */
@@ -75,8 +75,6 @@ interface Payload {
   creator?: Person;
   recording?: Recording;
 }
-
-const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
 export function splitKind(kind: string): { type: string; action: string } {
   const known = TYPES.find(([t]) => kind.startsWith(`${t}_`));

@@ -2,6 +2,7 @@
 // writes as "2020-06-09 14:04:47 (UTC)" (not a format dates parse reliably), and the source IP
 // and user agent, which newer versions send at the top level and older ones under
 // `additional_data`. Pure: no I/O, no clock.
+import { nonEmptyText as text } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 interface Details {
@@ -15,8 +16,6 @@ interface Payload extends Details {
   time?: string;
   additional_data?: Details | null;
 }
-
-const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
 /** "2020-06-09 14:04:47 (UTC)" → "2020-06-09T14:04:47Z"; other forms are returned when they parse. */
 export function alertTime(value: unknown): string | undefined {

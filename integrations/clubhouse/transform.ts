@@ -3,7 +3,7 @@
 // point to by id). The first action is the primary one (it names the event); this finds the story
 // or epic it belongs to and turns `changes` into readable lines with the referenced names.
 // Pure: no I/O, no clock.
-import { limitMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { limitMarkdown, scalarText as text, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Longest description or comment quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 1500;
@@ -59,8 +59,6 @@ export interface Change {
   flag?: string;
 }
 
-const text = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 const quoted = (v: unknown) => (text(v) ? limitMarkdown(String(v).trim(), MAX_QUOTED, "[…]") : "");
 
 /** Fields that change as a side effect of something else, or that say nothing to a reader. */

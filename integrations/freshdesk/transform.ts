@@ -1,7 +1,7 @@
 // Freshdesk's automation webhooks carry the change in one placeholder, {{triggered_event}}:
 // "{ticket_action:created}", "{status:{from:4,to:6}}", "{note_type:private}"… This parses it
 // into `change` (numbers mapped to Freshdesk's names) and turns the HTML description into Markdown.
-import { htmlToMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { htmlToMarkdown, scalarText as str, type TransformContext } from "../../src/webhooks/plugin";
 
 const STATUSES: Record<string, string> = {
   "2": "Open",
@@ -37,8 +37,6 @@ export function parseTriggeredEvent(text: string): Change {
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
-const str = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 
 export default function transform(
   payload: { freshdesk_webhook: Obj },

@@ -1,13 +1,11 @@
 // Front events name who did it (`source`: a teammate, a rule, an inbox, the API) and what it
 // was done to (`target`: a message, a comment, a teammate, a tag), each with a `_meta.type`.
 // This reads both into names and text, and the conversation into a link and a topic.
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { nonEmptyText as str, type TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
-
-const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
 /** "Leela Turanga" for a teammate, falling back to the username or email. */
 export function teammateName(t: Obj | null | undefined): string | undefined {

@@ -3,7 +3,12 @@
 // which deliveries carry nothing worth a message (pipelines and jobs that have not finished, updates
 // that only touched bookkeeping fields), durations, failed-job lists, web links GitLab leaves out,
 // and the `branches` filter for pipelines and jobs (their `ref` may be a tag). Pure: no I/O, no clock.
-import { committersSummary as committers, isBranchFilteredOut, parsePatternList } from "../../src/webhooks/plugin";
+import {
+  committersSummary as committers,
+  firstLine,
+  isBranchFilteredOut,
+  parsePatternList,
+} from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 const COMMITS_SHOWN = 20;
@@ -156,11 +161,6 @@ export function itemFields(p: Dict, event: string): Dict {
   const kind = event.startsWith("Merge Request") ? "MR" : "issue";
   return { itemKind: kind, itemNumber: attrs.iid, itemTitle: attrs.title, itemUrl: attrs.url };
 }
-
-const firstLine = (text: unknown) =>
-  String(text ?? "")
-    .split(/\r?\n/, 1)[0]
-    .trim();
 
 function pipelineFields(p: Dict): Dict {
   const attrs: Dict = p.object_attributes ?? {};

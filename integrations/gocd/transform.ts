@@ -3,7 +3,7 @@
 // WebHook Notifier plugin (`pipeline.name`, `pipeline.stage`, `pipeline.build-cause`). Both are
 // read into one `run` view: pipeline, stage, result, failed jobs, the commit that triggered it,
 // and links into the GoCD server when the `server` URL option is set.
-import { compactDuration, withoutTrailingAngle } from "../../src/webhooks/plugin";
+import { compactDuration, scalarText as text, withoutTrailingAngle } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
 
@@ -63,13 +63,6 @@ const RESULTS: Record<string, { emoji: string; word: string }> = {
 };
 
 const FAILED_JOBS_SHOWN = 5;
-
-const text = (value: unknown): string | undefined =>
-  typeof value === "string" && value.trim() !== ""
-    ? value.trim()
-    : typeof value === "number"
-      ? String(value)
-      : undefined;
 
 /** "45 s", "2 min 5 s", "1 h 3 min" between two timestamps. */
 const duration = (from: Text, to: Text) => compactDuration((Date.parse(to ?? "") - Date.parse(from ?? "")) / 1000);

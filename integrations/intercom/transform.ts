@@ -2,14 +2,12 @@
 // link) in `data.item`. Conversations name the acting admin only in their newest part, and
 // bodies are HTML; payloads from API 1.x (`conversation_message`, `user`) and 2.x (`source`,
 // `contacts`) differ. This reads all of them into `ic`.
-import { htmlToMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { htmlToMarkdown, scalarText as str, type TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
-const str = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 const html = (v: unknown): string | undefined => {
   const s = str(v);
   return s ? htmlToMarkdown(s) || undefined : undefined;

@@ -2,6 +2,7 @@
 // carry REST URLs), who acted, the changelog as a list a reader cares about (noise fields such as
 // Rank or worklog bookkeeping dropped, label changes as added/removed), and comment and
 // description text converted from Jira wiki markup. Pure: no I/O, no clock.
+import { nonEmptyText as text } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 import { jiraToMarkdown } from "./markup";
 
@@ -67,7 +68,6 @@ const FIELD_NAMES: Record<string, string> = {
   islocked: "locked",
 };
 
-const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 const nameOf = (user: User | undefined): string | undefined => text(user?.displayName) ?? text(user?.name);
 
 /** https://x.atlassian.net/rest/api/2/issue/10000 + ABC-1 → https://x.atlassian.net/browse/ABC-1 */

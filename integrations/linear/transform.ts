@@ -2,7 +2,7 @@
 // always in the payload), who acted (the newer `actor`, or a comment's author), the facts line of
 // a new issue or project, and an update's `updatedFrom` turned into the changes a reader cares
 // about (ordering and timestamp bookkeeping dropped). Pure: no I/O, no clock.
-import { limitMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { limitMarkdown, scalarText as text, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Longest description or comment quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 1500;
@@ -71,8 +71,6 @@ export interface Fact {
   value: string;
 }
 
-const text = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 const has = (o: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 const priorityName = (p: unknown) => (typeof p === "number" ? PRIORITIES[p] : undefined);
 

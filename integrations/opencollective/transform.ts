@@ -1,12 +1,12 @@
 // Open Collective gives ready-made amounts for orders (formattedAmountWithInterval) but raw
 // cents for expenses; profile links are built from slugs. Everything lands in `oc`.
+import { nonEmptyText as str } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
-const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 const profile = (c: Obj | undefined): string | undefined =>
   str(c?.slug) ? `https://opencollective.com/${encodeURIComponent(c!.slug)}` : undefined;
 

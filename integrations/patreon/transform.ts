@@ -1,13 +1,13 @@
 // Patreon's webhooks are JSON:API documents: the member or post in `data`, and the campaign,
 // user and tiers it refers to in `included`. This resolves those references and formats the
 // pledge ("$5.00/month") so the templates read plain fields.
+import { nonEmptyText as str } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
-const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 const SYMBOLS: Record<string, string> = { USD: "$", EUR: "€", GBP: "£", AUD: "A$", CAD: "CA$" };
 
 /** 500 → "$5.00"; with a known other currency code, "5.00 SEK". */

@@ -4,7 +4,7 @@
 // (performer, `primary_resources`, and `changes` with original/new values). Both are turned into
 // one view: who, the story (name, type, browser link), what changed, and any comment text.
 // Pure: no I/O, no clock.
-import { limitMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { limitMarkdown, nonEmptyText, scalarText as text, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Longest description or comment quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 1500;
@@ -70,10 +70,8 @@ export interface Change {
 /** XML values arrive as strings, or as `{ "#text": … }` when the element has attributes. */
 const xml = (v: Xml): string | undefined => {
   const s = typeof v === "string" ? v : typeof v === "object" && v ? v["#text"] : undefined;
-  return typeof s === "string" && s.trim() !== "" ? s.trim() : undefined;
+  return nonEmptyText(s);
 };
-const text = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 const first = <T>(v: T | T[] | undefined): T | undefined => (Array.isArray(v) ? v[0] : v);
 const quoted = (v: unknown) => (text(v) ? limitMarkdown(String(v).trim(), MAX_QUOTED, "[…]") : "");
 const words = (v: unknown) => text(v)?.replace(/_/g, " ");

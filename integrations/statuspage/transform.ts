@@ -2,7 +2,7 @@
 // (`under_maintenance` → `under maintenance`), the newest incident update (Statuspage lists them
 // newest first, but sorting keeps us safe) and the components whose status it changed.
 // Pure: no I/O, no clock.
-import { limitMarkdown, toDate, type TransformContext } from "../../src/webhooks/plugin";
+import { limitMarkdown, nonEmptyText, toDate, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Longest update text quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 1500;
@@ -29,8 +29,7 @@ interface Payload {
   component?: { status?: string };
 }
 
-const words = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim().replace(/_/g, " ") : undefined;
+const words = (v: unknown): string | undefined => nonEmptyText(v)?.replace(/_/g, " ");
 const time = (u: Update) => toDate(u.display_at ?? u.created_at)?.getTime() ?? 0;
 
 export default function transform(payload: Payload, _context: TransformContext): Record<string, unknown> {

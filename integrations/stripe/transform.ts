@@ -2,6 +2,7 @@
 // dozens of object types. This reads the facts a reader acts on out of whichever object it is —
 // amount in the right currency format, customer, status, what changed — into `stripe`, so the
 // one template only formats. Dashboard links go to the test-mode dashboard for test events.
+import { scalarText as str } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 import { formatAmount } from "./money";
 
@@ -108,8 +109,6 @@ const NOT_A_CHANGE = new Set([
   "last_payment_error",
 ]);
 
-const str = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 // Payload fields may hold any JSON type: a number or an object must not crash the delivery (a 500).
 const words = (s: unknown): string => String(s).replace(/[._]+/g, " ");

@@ -1,14 +1,12 @@
 // Transifex has sent the same facts three ways over the years: as URL query parameters (what
 // the reference's tests use), as form fields (legacy webhooks) and as a JSON body (webhooks
 // v3). The body's fields win; the query's arrive here as URL options.
+import { scalarText as text } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 type Obj = Record<string, unknown>;
 
 const FIELDS = ["event", "project", "resource", "language", "translated", "reviewed", "proofread"] as const;
-
-const text = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 
 export default function transform(payload: Obj, context: TransformContext) {
   const tx: Partial<Record<(typeof FIELDS)[number] | "organization" | "step" | "percent" | "projectUrl", string>> = {};

@@ -2,7 +2,7 @@
 // URLs), who acted, and which single thing an `updateCard` / `updateList` / `updateBoard` changed
 // (Trello says it through the keys of `data.old`). Position-only moves, cover and background
 // changes are reported as `skip`. Pure: no I/O, no clock.
-import { limitMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { limitMarkdown, nonEmptyText as text, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Longest comment or description quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 1500;
@@ -59,7 +59,6 @@ export type UpdateKind =
   | "description"
   | "";
 
-const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 const has = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 const quoted = (v: unknown) => (text(v) ? limitMarkdown(String(v).trim(), MAX_QUOTED, "[…]") : "");
 

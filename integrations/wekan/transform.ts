@@ -3,7 +3,7 @@
 // its second line. List, swimlane and board names only appear inside that sentence, so they are
 // read from it; activities without a sentence ("JohnFish act-removeList") get a wording of ours.
 // Pure: no I/O, no clock.
-import { limitMarkdown, type TransformContext } from "../../src/webhooks/plugin";
+import { limitMarkdown, nonEmptyText as text, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Longest comment quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 1500;
@@ -61,7 +61,6 @@ const ACTIVITIES: Record<string, string> = {
   "a-receivedAt": "changed a received date",
 };
 
-const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 const quoted = (v: unknown) => (text(v) ? limitMarkdown(String(v).trim(), MAX_QUOTED, "[…]") : "");
 const named = (sentence: string, pattern: RegExp) => pattern.exec(sentence)?.[1];
 

@@ -1,6 +1,7 @@
 // Zendesk reaches us two ways: a trigger's webhook, whose JSON body the admin writes with
 // placeholders (`{{ticket.id}}`…), and event-subscription webhooks (`zen:event-type:ticket.*`)
 // with a fixed envelope. Both are read into one `ticket` view here, plus the comment to quote.
+import { scalarText as str } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
@@ -27,9 +28,6 @@ export interface Comment {
   body: string;
   internal: boolean;
 }
-
-const str = (v: unknown): string | undefined =>
-  typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : undefined;
 
 /** Zendesk's event payloads shout ("OPEN", "ON_HOLD"): "Open", "On hold". */
 const label = (v: unknown): string | undefined => {

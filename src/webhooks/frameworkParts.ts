@@ -34,7 +34,7 @@ export function frameworkPartials(): Record<string, Handlebars.TemplateDelegate>
 export const FRAMEWORK_FUNCTIONS: readonly string[] = Object.entries(plugin)
   .filter(([name, value]) => typeof value === "function" && HELPER_NAMES.includes(name))
   .map(([name]) => name)
-  .concat("nonEmptyText")
+  .concat("nonEmptyText", "scalarText")
   .sort();
 
 /** Emoji rows (`emoji: ":check:"`) that make a transform's code a lookup table. */
@@ -47,7 +47,9 @@ export function transformCopies(source: string): string[] {
     if (FRAMEWORK_FUNCTIONS.includes(m[1]))
       problems.push(`declares '${m[1]}', a framework function: import it from src/webhooks/plugin instead`);
   if (/typeof (\w+) === "string" && \1\.trim\(\) !== ""/.test(source))
-    problems.push("re-implements nonEmptyText (a trimmed non-empty string): import it from src/webhooks/plugin");
+    problems.push(
+      "re-implements nonEmptyText (a trimmed non-empty string; scalarText also takes numbers): import it from src/webhooks/plugin",
+    );
   const emojiRows = [...source.matchAll(/emoji:\s*":[a-z0-9_+-]+:"/g)].length;
   if (emojiRows > EMOJI_ROWS_ALLOWED)
     problems.push(

@@ -53,6 +53,10 @@ export const COMMITS_LIMIT = 20;
 export const nonEmptyText = (v: unknown): string | undefined =>
   typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
 
+/** nonEmptyText, or a number in decimal (ids and counts that services send either way). */
+export const scalarText = (v: unknown): string | undefined =>
+  nonEmptyText(v) ?? (typeof v === "number" ? String(v) : undefined);
+
 /** The first of the values that is non-empty text (trimmed), or undefined. */
 export function firstText(...values: unknown[]): string | undefined {
   for (const v of values) {

@@ -14,6 +14,7 @@ export {
   durationBetween,
   firstText,
   nonEmptyText,
+  scalarText,
   type FieldChange,
   codeBlock,
   codeSpan,
