@@ -74,7 +74,8 @@ export default {
   testRunner: "jest",
   jest: {
     projectType: "custom",
-    configFile: "jest.config.js",
+    // The shared options without the two tiers: Stryker runs its own list of test files.
+    configFile: "jest.base.js",
     // Servers start slowly on a loaded machine: hooks get more than the suite's 30 s.
     config: { testMatch: scope.tests.map((t) => `<rootDir>/${t}`), testTimeout: 120000 },
     enableFindRelatedTests: false,

@@ -1,0 +1,60 @@
+// npm test: the whole suite in its two tiers (jest.config.js): the pure project in parallel
+// workers, then the end-to-end project in band. Arguments go to both Jest runs (a path pattern
+// selects in either tier). With --json --outputFile=F (as .ci/run passes), each run writes its
+// own report and F gets their sum, so the counts .ci/run reads cover both tiers.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const args = process.argv.slice(2);
+let outputFile: string | undefined;
+const passThrough: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i].startsWith("--outputFile=")) outputFile = args[i].slice("--outputFile=".length);
+  else if (args[i] === "--outputFile") outputFile = args[++i];
+  else passThrough.push(args[i]);
+}
+
+const jest = require.resolve("jest/bin/jest");
+const tiers = [
+  { project: "pure", extra: [] },
+  { project: "e2e", extra: ["--runInBand"] },
+];
+let failed = false;
+// Jest's JSON report: only its counters and file results are read here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON report of many shapes
+const reports: Record<string, any>[] = [];
+for (const { project, extra } of tiers) {
+  const file = outputFile ? `${outputFile}.${project}` : undefined;
+  const run = spawnSync(
+    process.execPath,
+    [
+      jest,
+      "--selectProjects",
+      project,
+      ...extra,
+      // A pattern may match files of one tier only: the other then runs nothing, which is fine.
+      "--passWithNoTests",
+      ...passThrough,
+      ...(file ? [`--outputFile=${file}`] : []),
+    ],
+    { stdio: "inherit" },
+  );
+  if (run.status !== 0) failed = true;
+  if (file && fs.existsSync(file)) {
+    reports.push(JSON.parse(fs.readFileSync(file, "utf8")));
+    fs.rmSync(file);
+  } else if (file) failed = true;
+}
+
+if (outputFile) {
+  const sum = (key: string) => reports.reduce((n, r) => n + (r[key] || 0), 0);
+  const merged = { ...reports[0], testResults: reports.flatMap((r) => r.testResults || []) };
+  for (const key of Object.keys(reports[0] || {}))
+    if (typeof reports[0][key] === "number" && key.startsWith("num")) merged[key] = sum(key);
+  merged.startTime = Math.min(...reports.map((r) => r.startTime || Date.now()));
+  merged.success = !failed && reports.every((r) => r.success);
+  fs.writeFileSync(outputFile, JSON.stringify(merged));
+}
+// Nothing selected in either tier is an error, as for plain Jest.
+const total = reports.reduce((n, r) => n + (r.numTotalTests || 0), 0);
+process.exit(failed || (outputFile && total === 0) ? 1 : 0);
