@@ -139,7 +139,8 @@ function checkTemplatesAgainstSchema(
   sources: Record<string, string>,
   schemaFile: string,
 ): { file: string; what: string }[] {
-  const transformOutputs = manifest.transformOutputs ?? [];
+  // `outputs` are view fields as much as a transform's are.
+  const transformOutputs = [...(manifest.transformOutputs ?? []), ...Object.keys(manifest.outputs ?? {})];
   const out: { file: string; what: string }[] = [];
   const uses = new Map<string, TemplateUse>();
   type Scope = Pick<TemplateUse, "nodes" | "free" | "frameworkNames">;
@@ -180,6 +181,8 @@ function checkTemplatesAgainstSchema(
     const topic = spec.topic ?? manifest.defaultTopic;
     const topicPointer = from.topic ?? "/defaultTopic";
     use(`inline:${topicPointer}`, { source: topic, file: "integration.json", pointer: topicPointer }, scope);
+    for (const [name, source] of Object.entries(manifest.outputs ?? {}))
+      use(`inline:/outputs/${name}`, { source, file: "integration.json", pointer: `/outputs/${name}` }, scope);
     for (const field of ["ignoreWhen", "directWhen"] as const) {
       const source = spec[field];
       if (typeof source === "string")
@@ -370,6 +373,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     ...Object.entries(manifest.events).flatMap(([k, e]) =>
       (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/events/${k}/${f}`, e[f]]),
     ),
+    ...Object.entries(manifest.outputs ?? {}).map(([k, source]): [string, unknown] => [`/outputs/${k}`, source]),
     ...Object.entries(manifest.families ?? {}).flatMap(([k, e]) =>
       (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/families/${k}/${f}`, e[f]]),
     ),
@@ -391,6 +395,11 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     }
   }
   const defaultTopic = inline("/defaultTopic", manifest.defaultTopic);
+  const outputs: Integration["outputs"] = [];
+  for (const [name, source] of Object.entries(manifest.outputs ?? {})) {
+    const fn = inline(`/outputs/${name}`, source);
+    if (fn) outputs.push([name, fn]);
+  }
   if (manifest.formField !== undefined && manifest.contentType !== "form-json")
     problems.add("integration.json", '/formField: only used with "contentType": "form-json"');
 
@@ -423,6 +432,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
       defaultTopic,
       partials,
       tables: manifest.tables ?? {},
+      outputs,
       validate,
       transform,
       docPath: path.relative(repoRoot, path.join(dir, docs)).split(path.sep).join("/"),

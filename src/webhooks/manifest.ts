@@ -95,6 +95,12 @@ export interface Manifest {
    * `{key}` in a text stands for the key looked up.
    */
   tables?: Record<string, Record<string, Record<string, string>>>;
+  /**
+   * View fields computed by plain-text templates, in order, after the transform: each sees the
+   * payload, the transform's fields and the outputs above it (`"took": "{{durationBetween a b}}"`).
+   * An output that renders blank is absent.
+   */
+  outputs?: Record<string, string>;
   /** Folders of integrations/_shared/ whose templates (and partials) this plugin uses as its own. */
   shared?: string[];
   unknownEvents?: "error" | "ignore";
@@ -231,6 +237,12 @@ export const MANIFEST_SCHEMA = {
           additionalProperties: { type: "string" },
         },
       },
+    },
+    outputs: {
+      type: "object",
+      minProperties: 1,
+      propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+      additionalProperties: { type: "string", minLength: 1 },
     },
     shared: {
       type: "array",

@@ -196,6 +196,11 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     tables: integration.tables,
   };
   const render = (fn: typeof event.template, v: unknown) => (fn ? fn(v, data, integration.partials) : "");
+  for (const [name, output] of integration.outputs) {
+    const text = render(output, view);
+    if (text.trim() === "") delete view[name];
+    else view[name] = text;
+  }
   const isDirect = (v: unknown) =>
     event.spec.direct === true || (event.directWhen !== undefined && render(event.directWhen, v).trim() !== "");
   if (event.ignoreWhen && render(event.ignoreWhen, view).trim() !== "") return ignored("ignoreWhen");

@@ -46,6 +46,8 @@ export interface Integration {
   events: Map<string, LoadedEvent>;
   defaultTopic: TemplateFn;
   partials: Record<string, Handlebars.TemplateDelegate>;
+  /** The manifest's `outputs`, compiled (plain text), in order. */
+  outputs: [string, TemplateFn][];
   /** The manifest's lookup tables, read by the `table` helper (`@tables` in a render's data). */
   tables: Tables;
   validate: ValidateFunction;

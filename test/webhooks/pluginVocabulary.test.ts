@@ -250,3 +250,40 @@ describe("helpers", () => {
     expect(render("{{durationBetween a b}}", { a: "2026-01-01T10:00:00Z", b: "2026-01-01T10:00:45Z" })).toBe("45 s");
   });
 });
+
+describe("outputs", () => {
+  const schema = JSON.stringify({
+    type: "object",
+    properties: { started: { type: "string" }, finished: { type: "string" }, by: { type: "string" } },
+  });
+
+  it("adds view fields from plain-text templates, in order, each seeing those above it; a blank one is absent", () => {
+    const integration = load(
+      goodPlugin(
+        "demo",
+        {
+          "schema.json": schema,
+          "templates/hello.hbs": "Done{{#if took}} in {{took}}{{/if}}{{#if who}}, by {{who}}{{/if}}",
+        },
+        {
+          outputs: { took: "{{durationBetween started finished}}", who: '{{#if (ne by "None")}}{{by}}{{/if}}' },
+          defaultTopic: "{{#if took}}took {{took}}{{else}}none{{/if}}",
+        },
+      ),
+    );
+    expect(
+      deliver(integration, { started: "2026-01-01T10:00:00Z", finished: "2026-01-01T10:02:05Z", by: "a*b" }),
+    ).toEqual({
+      topic: "took 2 min 5 s",
+      content: "Done in 2 min 5 s, by a\\*b",
+    });
+    expect(deliver(integration, { by: "None" })).toEqual({ topic: "none", content: "Done" });
+  });
+
+  it("checks output templates against the schema like any other", () => {
+    expect(problemsOf(goodPlugin("demo", {}, { outputs: { x: "{{nothere}}" } }))).toEqual([
+      "integrations/demo/integration.json: /outputs/x: line 1: 'nothere' is not declared in schema.json " +
+        "(declare it as an optional property, or list the transform's output in transformOutputs)",
+    ]);
+  });
+});
