@@ -352,7 +352,7 @@ describe("/login/ and sessions", () => {
       });
     const refused = await post({});
     expect(refused.status).toBe(403);
-    expect((await refused.json()).code).toBe("CSRF_FAILED");
+    expect(((await refused.json()) as { code: string }).code).toBe("CSRF_FAILED");
     expect((await withCookie(server, "GET", "/users/me", s.cookie)).status).toBe(200);
     const out = await post({ csrf_token: s.csrfToken });
     expect(out.status).toBe(303);
@@ -385,12 +385,13 @@ describe("cross-site requests (issue 23.3)", () => {
     server.as(server.users.member).request("POST", "/messages", message, { headers });
 
   it("refuses a browser's cross-site change even with valid Basic credentials", async () => {
-    for (const headers of [
+    const browsers: Record<string, string>[] = [
       { origin: "https://evil.example" },
       { origin: "null" },
       { "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "same-site", origin: "http://other.localhost:9991" },
-    ]) {
+    ];
+    for (const headers of browsers) {
       const res = await send(headers);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe("CSRF_FAILED");
@@ -433,7 +434,7 @@ describe("cross-site requests (issue 23.3)", () => {
       body,
     });
     expect(basic.status).toBe(403);
-    expect((await basic.json()).code).toBe("CSRF_FAILED");
+    expect(((await basic.json()) as { code: string }).code).toBe("CSRF_FAILED");
   });
 
   it("no longer invites browsers to cache Basic credentials: a 401 names a Session challenge", async () => {

@@ -57,5 +57,5 @@ export async function withCookie(
     headers: { cookie, ...(get ? {} : { "content-type": "application/x-www-form-urlencoded" }), ...headers },
     body: get ? undefined : form,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }

@@ -28,7 +28,7 @@ suite("cross-site forms in Chromium", () => {
     await givePassword(server, server.users.member);
     browser = await launchChromium();
     // The attacker's page: "localhost" is another site than the server's 127.0.0.1.
-    evil = http.createServer((req, res) => {
+    evil = http.createServer((_req, res) => {
       const target = `${server.url}/api/v1/messages`;
       res.setHeader("content-type", "text/html");
       res.end(`<!doctype html><form id="f" method="post" action="${target}">
