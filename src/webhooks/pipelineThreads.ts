@@ -33,7 +33,8 @@ export interface ThreadTask {
 /**
  * Messages cross as strings: the task as JSON, a newline, then the body's bytes as Latin-1 (one
  * character per byte, so any bytes survive). A string is copied in one piece; the structured clone
- * of the same object and a transferred buffer cost the event loop about twice as much.
+ * of the same object and a transferred buffer cost the event loop about twice as much, for the
+ * small bodies most deliveries have (large ones: TRANSFER_BODY_BYTES below).
  */
 export function encodeTask(task: ThreadTask, body: Buffer): string {
   return `${JSON.stringify(task)}\n${body.toString("latin1")}`;
@@ -42,6 +43,31 @@ export function encodeTask(task: ThreadTask, body: Buffer): string {
 export function decodeTask(message: string): { task: ThreadTask; body: Buffer } {
   const end = message.indexOf("\n"); // JSON.stringify never writes a raw newline
   return { task: JSON.parse(message.slice(0, end)) as ThreadTask, body: Buffer.from(message.slice(end + 1), "latin1") };
+}
+
+/**
+ * Bodies of at least this many bytes cross as a transferred buffer instead of inside the task's
+ * string. For a 4 MB body the Latin-1 string cost the event loop its conversion, its copy into the
+ * message and then its garbage; copying the bytes into a buffer of their own is one memcpy, and
+ * the transfer copies nothing. Small bodies keep the string, which is cheaper for them.
+ */
+export const TRANSFER_BODY_BYTES = 64 * 1024;
+
+/** A task as posted: the string above, or (a large body) the task's JSON and its body's own buffer. */
+export type TaskMessage = string | { task: string; body: ArrayBuffer };
+
+export function encodeTaskMessage(task: ThreadTask, body: Buffer): { message: TaskMessage; transfer?: ArrayBuffer } {
+  if (body.length < TRANSFER_BODY_BYTES) return { message: encodeTask(task, body) };
+  // allocUnsafeSlow: an ArrayBuffer of its own, not a slice of Node's shared pool, so it can be
+  // transferred. The request's Buffer itself stays: the delivery log still reads it.
+  const copy = Buffer.allocUnsafeSlow(body.length);
+  body.copy(copy);
+  return { message: { task: JSON.stringify(task), body: copy.buffer }, transfer: copy.buffer };
+}
+
+export function decodeTaskMessage(message: TaskMessage): { task: ThreadTask; body: Buffer } {
+  if (typeof message === "string") return decodeTask(message);
+  return { task: JSON.parse(message.task) as ThreadTask, body: Buffer.from(message.body) };
 }
 
 /**
@@ -193,7 +219,7 @@ export class PipelineThreads {
 
   /** Sends queued tasks to the least loaded thread, starting threads up to the limit. */
   private dispatch(): void {
-    const batches = new Map<Slot, string[]>();
+    const batches = new Map<Slot, { messages: TaskMessage[]; transfer: ArrayBuffer[] }>();
     while (this.queue.length > 0) {
       let slot = this.slots.reduce<Slot | undefined>(
         (a, b) => (a && a.tasks.length <= b.tasks.length ? a : b),
@@ -204,12 +230,14 @@ export class PipelineThreads {
       const task = this.queue.shift() as Task;
       slot.tasks.push(task);
       if (slot.tasks.length === 1 && slot.ready) this.arm(slot);
-      const batch = batches.get(slot) ?? [];
-      batch.push(encodeTask(task.wire, task.body));
+      const batch = batches.get(slot) ?? { messages: [], transfer: [] };
+      const { message, transfer } = encodeTaskMessage(task.wire, task.body);
+      batch.messages.push(message);
+      if (transfer) batch.transfer.push(transfer);
       batches.set(slot, batch);
     }
     // One message per thread: posting costs the event loop about as much per message as per task.
-    for (const [slot, batch] of batches) slot.worker.postMessage(batch);
+    for (const [slot, batch] of batches) slot.worker.postMessage(batch.messages, batch.transfer);
   }
 
   private spawn(): Slot {

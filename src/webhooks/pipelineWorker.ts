@@ -6,7 +6,14 @@ import { templateCache } from "./helpers";
 import { loadIntegrationFolder } from "./loader";
 import { settlePipeline, type EventOverride, type PipelineResult } from "./pipeline";
 import type { Integration } from "./registry";
-import { decodeTask, toWireError, type ThreadReply, type ThreadTask, type WarmUp } from "./pipelineThreads";
+import {
+  decodeTaskMessage,
+  toWireError,
+  type TaskMessage,
+  type ThreadReply,
+  type ThreadTask,
+  type WarmUp,
+} from "./pipelineThreads";
 
 const integrations = new Map<string, Integration>();
 /** Override templates, compiled from their sources as the main thread compiles them. */
@@ -56,13 +63,13 @@ function run(task: ThreadTask, body: Buffer): ThreadReply {
   return { id: task.id, result: { error: toWireError(result.error), event: result.event, eventKey: result.eventKey } };
 }
 
-parentPort?.on("message", (message: string[] | WarmUp) => {
+parentPort?.on("message", (message: TaskMessage[] | WarmUp) => {
   if (!Array.isArray(message)) return warm(message.warm);
   for (const task of message) serve(task);
 });
 
-function serve(message: string): void {
-  const { task, body } = decodeTask(message);
+function serve(message: TaskMessage): void {
+  const { task, body } = decodeTaskMessage(message);
   let answer: ThreadReply;
   try {
     answer = run(task, body);

@@ -8,6 +8,8 @@
 //   - a 4 MB message is cut on its render thread, not on the event loop
 import net from "node:net";
 import { MAX_MESSAGE_LENGTH } from "../../src/limits";
+import { batchSize } from "../../src/services/webhooks/deliveryLog";
+import { decodeTaskMessage, encodeTaskMessage, TRANSFER_BODY_BYTES } from "../../src/webhooks/pipelineThreads";
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 
@@ -323,5 +325,26 @@ describe("a large delivery's work is done on its render thread", () => {
     const [message] = "outcome" in result && result.outcome.kind === "messages" ? result.outcome.messages : [];
     expect(message.content.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
     expect(message.content).toMatch(/\[message truncated\]$/);
+  });
+
+  it("a large body crosses to its thread as a transferred buffer, not inside a string", () => {
+    const task = { id: 1, dir: "helloworld", request: { headers: {}, query: {} } };
+    const big = Buffer.alloc(4 * 1024 * 1024, 0x78);
+    const { message, transfer } = encodeTaskMessage(task, big);
+    expect(typeof message).toBe("object");
+    expect(transfer?.byteLength).toBe(big.length);
+    const decoded = decodeTaskMessage(message);
+    expect(decoded.task).toEqual(task);
+    expect(decoded.body.equals(big)).toBe(true); // (toEqual compares a 4 MB Buffer byte by byte, for minutes)
+    const small = encodeTaskMessage(task, Buffer.alloc(TRANSFER_BODY_BYTES - 1, 0x78));
+    expect([typeof small.message, small.transfer]).toEqual(["string", undefined]);
+  });
+
+  it("the delivery log writes large bodies in INSERTs of bounded size", () => {
+    const entries = (n: number, bytes: number) => Array.from({ length: n }, () => ({ body: Buffer.alloc(bytes) }));
+    // 4 MB bodies are logged as 256 KB each: 4 per INSERT (1 MB), not 40 (10 MB).
+    expect(batchSize(entries(40, 4 * 1024 * 1024), 256 * 1024)).toBe(4);
+    expect(batchSize(entries(100, 100), 256 * 1024)).toBe(40);
+    expect(batchSize(entries(2, 8 * 1024 * 1024), 16 * 1024 * 1024)).toBe(1);
   });
 });

@@ -102,8 +102,25 @@ export function toRow(r: DeliveryRecord, maxBodyBytes: number): NewWebhookDelive
 
 /** Rows per INSERT: well under SQLite's bound-variable limit (22 columns each). */
 const BATCH = 40;
+/**
+ * Logged body bytes per INSERT. SQLite's driver writes synchronously on the event loop, and MySQL's
+ * builds the statement's text there: 40 large deliveries (256 KB logged each) made one 10 MB INSERT.
+ */
+const BATCH_BODY_BYTES = 1024 * 1024;
 /** Entries waiting beyond this are dropped (the database is down or far behind): memory stays bounded. */
 const MAX_PENDING = 5000;
+
+/** How many of the first pending entries go in one INSERT: at least one, within both bounds. */
+export function batchSize(pending: readonly Pick<DeliveryRecord, "body">[], maxBodyBytes: number): number {
+  let bytes = 0;
+  let n = 0;
+  while (n < pending.length && n < BATCH) {
+    bytes += Math.min(pending[n].body.length, maxBodyBytes);
+    if (n > 0 && bytes > BATCH_BODY_BYTES) break;
+    n++;
+  }
+  return n;
+}
 
 export class DeliveryLog {
   private pending: DeliveryRecord[] = [];
@@ -140,7 +157,7 @@ export class DeliveryLog {
   private async flush(): Promise<void> {
     try {
       while (this.pending.length > 0) {
-        const batch = this.pending.splice(0, BATCH);
+        const batch = this.pending.splice(0, batchSize(this.pending, this.config.maxBodyBytes));
         try {
           await insertWebhookDeliveries(
             this.db,
