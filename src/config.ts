@@ -76,7 +76,24 @@ export interface Config {
     inactiveDays: number;
     intervalSeconds: number;
   };
+  /** Bounds on email invitations (services/invitations/checks.ts; docs/security.md "Access and limits"). */
+  invitations: {
+    /** Addresses one POST /invites may name (after duplicates are dropped). */
+    maxAddressesPerRequest: number;
+    /** Email invitations one user may create in any 24 hours (revoked ones count). */
+    dailyMaxPerUser: number;
+    /** Email invitations one organization may create in any 24 hours (revoked ones count). */
+    dailyMaxPerRealm: number;
+    /** An address with a pending invitation younger than this is not invited (mailed) again; 0 = off. */
+    resendIntervalSeconds: number;
+  };
 }
+
+/** Defaults of the invitation limits (Config.invitations), named as their environment variables. */
+export const INVITE_MAX_ADDRESSES_PER_REQUEST = 100;
+export const INVITE_DAILY_MAX_PER_USER = 100;
+export const INVITE_DAILY_MAX_PER_REALM = 500;
+export const INVITE_RESEND_INTERVAL_SECONDS = 3600;
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -143,6 +160,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     softDeactivation: {
       inactiveDays: intFromEnv(env, "SOFT_DEACTIVATION_DAYS", 28),
       intervalSeconds: intFromEnv(env, "SOFT_DEACTIVATION_INTERVAL_SECONDS", 3600),
+    },
+    invitations: {
+      maxAddressesPerRequest: Math.max(
+        1,
+        intFromEnv(env, "INVITE_MAX_ADDRESSES_PER_REQUEST", INVITE_MAX_ADDRESSES_PER_REQUEST),
+      ),
+      dailyMaxPerUser: Math.max(1, intFromEnv(env, "INVITE_DAILY_MAX_PER_USER", INVITE_DAILY_MAX_PER_USER)),
+      dailyMaxPerRealm: Math.max(1, intFromEnv(env, "INVITE_DAILY_MAX_PER_REALM", INVITE_DAILY_MAX_PER_REALM)),
+      resendIntervalSeconds: intFromEnv(env, "INVITE_RESEND_INTERVAL_SECONDS", INVITE_RESEND_INTERVAL_SECONDS),
     },
   };
 }

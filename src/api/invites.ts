@@ -87,7 +87,7 @@ export function invitesRoutes({ router, deps, auth }: RouteKit): void {
       notifyReferrerOnJoin: p.notify_referrer_on_join,
       welcomeMessageCustomText: p.welcome_message_custom_text ?? null,
     };
-    const result = await createEmailInvites(deps.db, realm, user, p.invitee_emails, options);
+    const result = await createEmailInvites(deps.db, realm, user, p.invitee_emails, options, deps.config.invitations);
     await deps.bus.publish(result.notifications);
     mailInvitations(realm, user, result.created);
     // The others were invited (and committed); the skipped addresses are reported as an error.

@@ -15,7 +15,17 @@ import { withTransaction } from "../../db/transaction";
 import { findUserByEmail, listRealmUsers } from "../../db/users";
 import { ApiError, Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
-import { checkInviteRole, checkTargets, isValidEmail, parseInviteeEmails } from "./checks";
+import {
+  checkAddressCount,
+  checkDailyLimits,
+  checkInviteRole,
+  checkTargets,
+  isValidEmail,
+  parseInviteeEmails,
+  recentlyInvited,
+  type InviteLimits,
+} from "./checks";
+import { lockRealmForInvitations } from "../../db/invitationLimits";
 import { isAdmin, isGuest } from "../users/users";
 import { realmUrl } from "../realms/realms";
 
@@ -87,7 +97,7 @@ function invitationFailed(msg: string, errors: [string, string, boolean][], sent
 
 export interface EmailInviteResult {
   created: CreatedEmailInvite[];
-  /** Addresses skipped because they already have accounts; the caller reports them after commit. */
+  /** Addresses skipped (accounts, recent invitations); the caller reports them after commit. */
   skipped: [string, string, boolean][];
   notifications: Notification[];
 }
@@ -98,13 +108,17 @@ export async function createEmailInvites(
   user: UserRow,
   inviteeEmails: string,
   options: InviteOptions,
+  limits: InviteLimits,
 ): Promise<EmailInviteResult> {
   if (isGuest(user) || !(await isUserInGroup(db, user.id, realm.can_invite_users_group as number | null)))
     throw insufficient();
   checkInviteRole(user, options.inviteAs);
   const emails = parseInviteeEmails(inviteeEmails);
   if (emails.length === 0) throw Errors.badRequest("You must specify at least one email address.");
+  checkAddressCount(emails, limits);
+  // Every check runs before the first insert: a refused request writes nothing.
   return withTransaction(db, async (trx) => {
+    await lockRealmForInvitations(trx, realm.id);
     await checkTargets(trx, realm, user, options);
     const invalid = emails
       .filter((e) => !isValidEmail(e))
@@ -112,15 +126,20 @@ export async function createEmailInvites(
     if (invalid.length > 0)
       throw invitationFailed("Some emails did not validate, so we didn't send any invitations.", invalid, false);
     const skipped: [string, string, boolean][] = [];
-    const toInvite: string[] = [];
+    const newcomers: string[] = [];
     for (const email of emails) {
       const existing = await findUserByEmail(trx, realm.id, email);
-      if (!existing) toInvite.push(email);
+      if (!existing) newcomers.push(email);
       else if (bool(existing.is_active)) skipped.push([email, "Already has an account.", false]);
       else skipped.push([email, "Account has been deactivated.", true]);
     }
-    if (toInvite.length === 0) throw invitationFailed("We weren't able to invite anyone.", skipped, false);
     const now = nowSeconds();
+    // Not mailed again within the resend interval, whoever invited them.
+    const recent = await recentlyInvited(trx, realm.id, newcomers, limits, now);
+    skipped.push(...recent);
+    const toInvite = newcomers.filter((e) => !recent.some(([r]) => r === e));
+    if (toInvite.length === 0) throw invitationFailed("We weren't able to invite anyone.", skipped, false);
+    await checkDailyLimits(trx, realm.id, user.id, toInvite.length, limits, now, skipped);
     const created: CreatedEmailInvite[] = [];
     for (const email of toInvite) {
       const fields = rowFields(realm, user, options, now);
@@ -136,9 +155,14 @@ export async function createEmailInvites(
   });
 }
 
+const ACCOUNT_REASONS = ["Already has an account.", "Account has been deactivated."];
+
 export function partialInviteFailure(skipped: [string, string, boolean][]): ApiError {
+  const onlyAccounts = skipped.every(([, reason]) => ACCOUNT_REASONS.includes(reason));
   return invitationFailed(
-    "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
+    onlyAccounts
+      ? "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!"
+      : "Some of those addresses were not invited (see errors for why). We did send invitations to everyone else!",
     skipped,
     true,
   );
