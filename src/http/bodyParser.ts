@@ -126,6 +126,12 @@ type Part = formidable.Part & { transferEncoding?: string };
  */
 function readTextPart(part: Part, fields: TextFields): Part {
   if (part.mimetype) return part;
+  // A part with a file name is a file even without a Content-Type (the Python client sends its
+  // uploads so); formidable decides by the type alone.
+  if (typeof part.originalFilename === "string" && part.originalFilename !== "") {
+    part.mimetype = "application/octet-stream";
+    return part;
+  }
   const name = part.name ?? "";
   part.transferEncoding = "utf-8";
   const decoder = new TextDecoder("utf-8", { fatal: true });

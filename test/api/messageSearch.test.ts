@@ -119,11 +119,11 @@ it("is answered by the full-text index, not a scan of the messages", async () =>
   expect(statements.length).toBeGreaterThan(0);
   const { sql, bindings } = statements[0];
   if (usingMysql()) {
-    const [plan] = await server.db.raw(`EXPLAIN ${sql}`, bindings);
+    const [plan] = await server.db.raw(`EXPLAIN ${sql}`, bindings as never);
     const messages = (plan as { table: string; type: string; key: string }[]).filter((row) => row.table === "m");
     expect(messages.map((row) => row.type)).toContain("fulltext");
   } else {
-    const plan: { detail: string }[] = await server.db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings);
+    const plan: { detail: string }[] = await server.db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as never);
     const details = plan.map((row) => row.detail).join("\n");
     expect(details).toMatch(/VIRTUAL TABLE INDEX/);
     expect(details).not.toMatch(/SCAN (m|messages)\b(?! USING)/);

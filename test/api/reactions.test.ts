@@ -49,12 +49,12 @@ describe("POST /messages/{id}/reactions", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: "success", msg: "" });
     expect(await reactionRows()).toEqual([
-      { user_id: member.id, emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji" },
+      { user_id: member.id, emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji" },
     ]);
 
     const read = await server.as(owner).get(`/messages/${messageId}`);
     expect(read.body.message.reactions).toEqual([
-      { emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji", user_id: member.id },
+      { emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji", user_id: member.id },
     ]);
     const list = await server.as(owner).get("/messages", { anchor: messageId, num_before: 0, num_after: 0 });
     expect(list.body.messages[0].reactions).toEqual(read.body.message.reactions);
@@ -69,13 +69,13 @@ describe("POST /messages/{id}/reactions", () => {
         user_id: member.id,
         message_id: messageId,
         emoji_name: "smile",
-        emoji_code: "1f604",
+        emoji_code: "1f642",
         reaction_type: "unicode_emoji",
       }),
     ]);
   });
 
-  it("accepts explicit code and type; a code without the variation selector is the same emoji", async () => {
+  it("accepts explicit code and type; with or without the variation selector it is the same emoji, stored as the reference writes it", async () => {
     const { member } = server.users;
     expect(
       (
@@ -85,11 +85,11 @@ describe("POST /messages/{id}/reactions", () => {
       ).status,
     ).toBe(200);
     expect(await reactionRows()).toEqual([
-      { user_id: member.id, emoji_name: "heart", emoji_code: "2764-fe0f", reaction_type: "unicode_emoji" },
+      { user_id: member.id, emoji_name: "heart", emoji_code: "2764", reaction_type: "unicode_emoji" },
     ]);
     const again = await server
       .as(member)
-      .post(path(), { emoji_name: "heart", emoji_code: "2764-fe0f", reaction_type: "unicode_emoji" });
+      .post(path(), { emoji_name: "heart", emoji_code: "2764", reaction_type: "unicode_emoji" });
     expect(again.body).toEqual({ result: "error", code: "REACTION_ALREADY_EXISTS", msg: "Reaction already exists." });
   });
 
@@ -239,7 +239,7 @@ describe("DELETE /messages/{id}/reactions", () => {
       .as(owner)
       .get("/events", { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true });
     expect(events.body.events.map((e: any) => [e.op, e.emoji_name, e.emoji_code])).toEqual([
-      ["remove", "smile", "1f604"],
+      ["remove", "smile", "1f642"],
       ["remove", "party_parrot", String(customEmojiId)],
     ]);
   });
@@ -274,7 +274,7 @@ describe("DELETE /messages/{id}/reactions", () => {
       emoji_code: String(customEmojiId),
     });
     expect(custom).toEqual({ result: "success", msg: "" });
-    const unicode = await client.reactions.remove({ message_id: messageId, emoji_name: "smile", emoji_code: "1f604" });
+    const unicode = await client.reactions.remove({ message_id: messageId, emoji_name: "smile", emoji_code: "1f642" });
     expect(unicode).toEqual({ result: "success", msg: "" });
     expect(await reactionRows()).toEqual([]);
   });
@@ -399,14 +399,14 @@ describe("reactions on GET /messages", () => {
       expect(byId.get(id)).toEqual((await server.as(owner).get(`/messages/${id}`)).body.message.reactions);
     }
     expect(byId.get(liked)).toEqual([
-      { emoji_name: "heart", emoji_code: "2764-fe0f", reaction_type: "unicode_emoji", user_id: other.id },
+      { emoji_name: "heart", emoji_code: "2764", reaction_type: "unicode_emoji", user_id: other.id },
       {
         emoji_name: "party_parrot",
         emoji_code: String(customEmojiId),
         reaction_type: "realm_emoji",
         user_id: member.id,
       },
-      { emoji_name: "heart", emoji_code: "2764-fe0f", reaction_type: "unicode_emoji", user_id: member.id },
+      { emoji_name: "heart", emoji_code: "2764", reaction_type: "unicode_emoji", user_id: member.id },
     ]);
   });
 
@@ -423,7 +423,7 @@ describe("reactions on GET /messages", () => {
       expect(await reactionReads(async () => expect(await reactionsShown()).toEqual([]))).toBe(0);
 
       await server.as(member).post(path(), { emoji_name: "smile" });
-      const smile = { emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji", user_id: member.id };
+      const smile = { emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji", user_id: member.id };
       expect(await reactionsShown()).toEqual([smile]);
       expect(await reactionReads(async () => expect(await reactionsShown()).toEqual([smile]))).toBe(0);
 

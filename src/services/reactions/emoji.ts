@@ -1,35 +1,17 @@
-// Emoji names and codes for reactions: Unicode emoji from the iamcal `emoji-datasource` package
-// (short names → lower-cased unified code point sequence, built once at load), the realm's
-// custom emoji (realm_emoji rows, by id) and Zulip's extra emoji (`zulip`).
+// Emoji names and codes for reactions: Unicode emoji from the one table the Markdown renderer uses
+// (markdownRules/emojiData.ts: the reference's names and aliases, its codes without variation
+// selectors), the realm's custom emoji (realm_emoji rows, by id) and Zulip's extra emoji (`zulip`).
 import type { Queryable } from "../../db/knex";
 import { findActiveRealmEmojiByName, findRealmEmojiById } from "../../db/realmEmoji";
 import { bool } from "../../db/rows";
 import { Errors } from "../../errors";
+import { unicodeEmojiByCode, unicodeEmojiByName } from "../messages/markdownRules/emojiData";
 
-interface DatasetEmoji {
-  unified: string;
-  non_qualified: string | null;
-  short_names: string[];
-}
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dataset: DatasetEmoji[] = require("emoji-datasource/emoji.json");
-
-const nameToCode = new Map<string, string>();
-const codeToName = new Map<string, string>();
-/** Codes written without the variation selector (e.g. "2764") map to the dataset's unified form. */
-const canonicalCode = new Map<string, string>();
-for (const emoji of dataset) {
-  const code = emoji.unified.toLowerCase();
-  for (const name of emoji.short_names) if (!nameToCode.has(name)) nameToCode.set(name, code);
-  codeToName.set(code, emoji.short_names[0]);
-  canonicalCode.set(code, code);
-  if (emoji.non_qualified) canonicalCode.set(emoji.non_qualified.toLowerCase(), code);
-}
+const codeOfName = (name: string) => unicodeEmojiByName(name)?.code;
 
 /** Is this a Unicode emoji's short name (custom emoji may not take one, except by admins)? */
 export function isUnicodeEmojiName(name: string): boolean {
-  return nameToCode.has(name);
+  return unicodeEmojiByName(name) !== undefined;
 }
 
 export const REACTION_TYPES = ["unicode_emoji", "realm_emoji", "zulip_extra_emoji"] as const;
@@ -47,7 +29,7 @@ export async function emojiByName(q: Queryable, realmId: number, name: string): 
   const custom = await findActiveRealmEmojiByName(q, realmId, name);
   if (custom) return { emoji_name: name, emoji_code: String(custom.id), reaction_type: "realm_emoji" };
   if (EXTRA_EMOJI.has(name)) return { emoji_name: name, emoji_code: name, reaction_type: "zulip_extra_emoji" };
-  const code = nameToCode.get(name);
+  const code = codeOfName(name);
   if (code) return { emoji_name: name, emoji_code: code, reaction_type: "unicode_emoji" };
   throw Errors.badRequest("Invalid emoji name");
 }
@@ -72,9 +54,9 @@ export async function checkEmoji(
     if (name !== code) throw Errors.badRequest("Invalid emoji name");
     return { emoji_name: name, emoji_code: code, reaction_type: type };
   }
-  const canonical = canonicalCode.get(code.toLowerCase());
-  if (!canonical || !codeToName.has(canonical)) throw Errors.badRequest("Invalid emoji code");
-  if (nameToCode.get(name) !== canonical) throw Errors.badRequest("Invalid emoji name");
+  const canonical = unicodeEmojiByCode(code)?.code;
+  if (!canonical) throw Errors.badRequest("Invalid emoji code");
+  if (codeOfName(name) !== canonical) throw Errors.badRequest("Invalid emoji name");
   return { emoji_name: name, emoji_code: canonical, reaction_type: type };
 }
 
@@ -88,7 +70,7 @@ export async function isKnownEmojiCode(
   if (type === "realm_emoji")
     return /^\d+$/.test(code) && (await findRealmEmojiById(q, realmId, Number(code))) !== undefined;
   if (type === "zulip_extra_emoji") return EXTRA_EMOJI.has(code);
-  return canonicalCode.has(code.toLowerCase());
+  return unicodeEmojiByCode(code) !== undefined;
 }
 
 /**
@@ -113,5 +95,5 @@ export async function inferReactionType(
 
 /** A code as clients may send it for an existing reaction, in the form we store. */
 export function normalizeCode(code: string, type: ReactionType): string {
-  return type === "unicode_emoji" ? (canonicalCode.get(code.toLowerCase()) ?? code.toLowerCase()) : code;
+  return type === "unicode_emoji" ? (unicodeEmojiByCode(code)?.code ?? code.toLowerCase()) : code;
 }

@@ -95,6 +95,11 @@ export function unicodeEmojiByName(name: string): UnicodeEmoji | undefined {
   return emojiTables().byName.get(name);
 }
 
+/** The emoji with this code (dash-joined code points, any case; variation selectors ignored). */
+export function unicodeEmojiByCode(code: string): UnicodeEmoji | undefined {
+  return emojiTables().byCode.get(codeOf(code));
+}
+
 /** The emoji for a run of Unicode text (variation selectors ignored), if it is exactly one known emoji. */
 export function unicodeEmojiByText(text: string): UnicodeEmoji | undefined {
   const code = [...text]
