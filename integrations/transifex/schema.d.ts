@@ -1,0 +1,14 @@
+// Generated from schema.json by `npm run plugin-types` (src/tools/pluginTypes.ts): do not edit.
+// The type of a payload that passed the schema: fields the schema does not declare are `unknown`.
+
+export interface Payload {
+  event?: string;
+  project?: string;
+  resource?: string;
+  language?: string;
+  organization?: string;
+  translated?: number | string;
+  reviewed?: number | string;
+  proofread?: number | string;
+  [k: string]: unknown;
+}
