@@ -1,28 +1,7 @@
-// Travis CI names a build's outcome in `status_message` (Passed, Fixed, Broken, Failed, Still Failing,
-// Errored, Canceled, Pending) and its length in seconds; this turns them into an emoji, a verb and
-// a readable duration, and decides whether pull-request builds are dropped (URL option).
-import { compactDuration } from "../../src/webhooks/plugin";
-
-const RESULTS: Record<string, { emoji: string; word: string }> = {
-  pending: { emoji: ":gear:", word: "started" },
-  passed: { emoji: ":check:", word: "passed" },
-  fixed: { emoji: ":check:", word: "was fixed" },
-  broken: { emoji: ":cross_mark:", word: "is broken" },
-  failed: { emoji: ":cross_mark:", word: "failed" },
-  "still failing": { emoji: ":cross_mark:", word: "is still failing" },
-  errored: { emoji: ":warning:", word: "errored" },
-  canceled: { emoji: ":stop_button:", word: "was canceled" },
-};
-
-interface Payload {
-  type?: string;
-  status_message?: string | null;
-  state?: string | null;
-  duration?: number | null;
-  compare_url?: string | null;
-  pull_request_number?: number | null;
-  repository?: { name?: string; owner_name?: string };
-}
+// Travis CI gives a pull request's page and a commit's only inside compare_url: this derives the
+// two links (the status table, duration and the pull-request filter are in integration.json).
+import { defineTransform } from "../../src/webhooks/plugin";
+import type { Payload } from "./schema";
 
 /** Travis's compare_url is the pull request's page for PR builds; otherwise build the GitHub one. */
 function pullRequestUrl(payload: Payload): string | undefined {
@@ -34,19 +13,13 @@ function pullRequestUrl(payload: Payload): string | undefined {
 }
 
 /** The commit's page, derived from the compare/PR URL of a GitHub-style host; else the compare URL. */
-function commitUrl(payload: Payload & { commit?: string | null }): string | undefined {
+function commitUrl(payload: Payload): string | undefined {
   const repoUrl = /^(https?:\/\/[^/]+\/[^/]+\/[^/]+)\/(compare|pull)\//.exec(payload.compare_url ?? "")?.[1];
   if (repoUrl && payload.commit) return `${repoUrl}/commit/${payload.commit}`;
   return payload.compare_url ?? undefined;
 }
 
-export default function transform(payload: Payload, context: { options: Record<string, string | undefined> }) {
-  const status = (payload.status_message ?? payload.state ?? "unknown").toLowerCase();
-  return {
-    result: RESULTS[status] ?? { emoji: ":question:", word: `ended as ${status}` },
-    commitUrl: commitUrl(payload),
-    pullRequestUrl: payload.type === "pull_request" ? pullRequestUrl(payload) : undefined,
-    took: typeof payload.duration === "number" ? compactDuration(payload.duration) : undefined,
-    skip: context.options.ignore_pull_requests === "true" && payload.type === "pull_request" ? "skip" : "",
-  };
-}
+export default defineTransform<Payload, { commitUrl?: string; pullRequestUrl?: string }>((payload) => ({
+  commitUrl: commitUrl(payload),
+  pullRequestUrl: payload.type === "pull_request" ? pullRequestUrl(payload) : undefined,
+}));
