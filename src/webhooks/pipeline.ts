@@ -144,6 +144,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
       pointers: ["/"],
     });
   }
+  refuseLoneSurrogates(manifest.displayName, payload);
   // Only a verified signature makes the timestamp worth anything (an unsigned one anybody can write).
   if (manifest.signature?.timestamp && request.secret) {
     verifySignedTimestamp(
@@ -220,25 +221,60 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     if (content.trim() === "") continue;
     // Length limits are applied as the messages leave for delivery (settlePipeline), not here.
     const topic = topicOverride ?? render(topicTemplate, v);
-    refuseUnstorableText(integration, "message", content);
-    refuseUnstorableText(integration, "topic", topic);
-    messages.push({ topic, content, ...(isDirect(v) ? { direct: true } : {}) });
+    refuseNullBytes(integration, "message", content);
+    refuseNullBytes(integration, "topic", topic);
+    messages.push({
+      topic: wellFormed(topic),
+      content: wellFormed(content),
+      ...(isDirect(v) ? { direct: true } : {}),
+    });
   }
   if (messages.length === 0) return ignored("empty");
   const deliveryId = readDeliveryId(manifest, request.headers, payload);
   return { kind: "messages", event: resolved, eventKey: event.key, messages, ...(deliveryId ? { deliveryId } : {}) };
 }
 
-/** The rule REST parameters follow (src/http/params.ts): no NUL bytes, no unpaired surrogates. */
-function refuseUnstorableText(integration: Integration, what: "message" | "topic", text: string): void {
-  const problem = hasNullByte(text) ? "null bytes" : hasLoneSurrogate(text) ? "an unpaired surrogate" : undefined;
-  if (!problem) return;
+// The rules REST parameters follow (src/http/params.ts): no NUL bytes, no unpaired surrogates.
+
+/** NUL can only come from the payload (a JSON "\u0000"), and is refused in what it renders to. */
+function refuseNullBytes(integration: Integration, what: "message" | "topic", text: string): void {
+  if (!hasNullByte(text)) return;
   throw new ApiError(
     "INVALID_PAYLOAD",
-    `Invalid ${integration.manifest.displayName} payload: the ${what} it renders to would contain ${problem}`,
+    `Invalid ${integration.manifest.displayName} payload: the ${what} it renders to would contain null bytes`,
     { pointers: ["/"] },
   );
 }
+
+/**
+ * An unpaired surrogate (a JSON "\ud800" escape, an XML "&#xD800;") is refused in the payload
+ * itself: it is not Unicode text, and plugin code given one fails (`encodeURIComponent` throws).
+ */
+function refuseLoneSurrogates(displayName: string, payload: unknown): void {
+  const pointer = loneSurrogateAt(payload, "");
+  if (pointer === undefined) return;
+  throw new ApiError(
+    "INVALID_PAYLOAD",
+    `Invalid ${displayName} payload: ${pointer || "/"} contains an unpaired surrogate (invalid Unicode)`,
+    { pointers: [pointer || "/"] },
+  );
+}
+
+/** The JSON pointer of the first string (value or key) holding an unpaired surrogate. */
+function loneSurrogateAt(value: unknown, at: string): string | undefined {
+  if (typeof value === "string") return hasLoneSurrogate(value) ? at : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const here = `${at}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (hasLoneSurrogate(key)) return here;
+    const found = loneSurrogateAt(item, here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A plugin cutting text by UTF-16 units can still split a pair: the half left becomes U+FFFD. */
+const wellFormed = (text: string) => (hasLoneSurrogate(text) ? text.replace(/[\uD800-\uDFFF]/gu, "\uFFFD") : text);
 
 /**
  * Messages as they leave for delivery, cut to the server's length limits here (on the render

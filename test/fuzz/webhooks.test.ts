@@ -223,3 +223,45 @@ describe.each(integrations.map((i) => [i.name, i] as const))("integration %s", (
     }
   });
 });
+
+// Probes of an independent security review, for every integration, on every run: URL filters with
+// character classes RE2 refuses (once a 500), XML element names the parser refuses (once a 500),
+// and NUL bytes / unpaired surrogates in the payload's text (once stored, though REST refuses them).
+// Each answer is the envelope; a refused delivery stores nothing. (Details: test/webhooks/hostileInput.test.ts.)
+const BAD_FILTERS = ['["[z-a]"]', '["[!]"]', '["[^]"]', '["[[:alpha:]]"]', "main,[z-a]", '["[0-:]"]'];
+const REFUSED_XML_NAMES = ["__proto__", "constructor", "prototype"];
+const UNSTORABLE_TEXT = ["a\u0000b", "a\ud800b"];
+
+describe.each(integrations.map((i) => [i.name, i] as const))("integration %s: security probes", (name, integration) => {
+  it("answers bad filters, refused XML names and unstorable text with the envelope", async () => {
+    const [, c] = casePerEvent(integration)[0] ?? [];
+    if (!c) return;
+    const fresh = (mutations: Mutation[]): Delivery => ({
+      mutations,
+      eventHeader: null,
+      freshDeliveryId: crypto.randomUUID(),
+    });
+    const probes: { label: string; c: FixtureCase; d: Delivery }[] = [
+      ...BAD_FILTERS.map((f) => ({
+        label: `filters ${f}`,
+        c: { ...c, query: { ...c.query, branches: f, only_events: f, exclude_events: f } },
+        d: fresh([]),
+      })),
+      ...UNSTORABLE_TEXT.flatMap((value) =>
+        [0, 1, 2].map((at) => ({ label: `text ${JSON.stringify(value)}`, c, d: fresh([{ kind: "text", at, value }]) })),
+      ),
+    ];
+    if (c.payloadPath.endsWith(".xml")) {
+      for (const element of REFUSED_XML_NAMES) {
+        const xml = c.body.toString("utf8").replace(/(<[A-Za-z_][^<>]*>)/, `$1<${element}>1</${element}>`);
+        probes.push({ label: `<${element}>`, c: { ...c, body: Buffer.from(xml) }, d: fresh([]) });
+      }
+    }
+    for (const probe of probes) {
+      const before = await rowCounts(server, notificationBot());
+      const answer = await post(integration, probe.c, probe.d);
+      expectEnvelope(`${name} ${probe.label}`, answer);
+      if (answer.status >= 400) expect(await rowCounts(server, notificationBot())).toEqual(before);
+    }
+  });
+});

@@ -195,6 +195,21 @@ describe("text a message may not hold", () => {
     expect(await messagesSince(server, before)).toEqual([]);
   });
 
+  it("an unpaired surrogate anywhere in the payload is refused before plugin code sees it", async () => {
+    // Found by the fuzz probes: the gocd plugin's encodeURIComponent threw on one (a 500).
+    const json = await postWebhook(server, "helloworld", {
+      query: { stream: "general" },
+      body: '{"featured_title":"T","featured_url":"https://example.com","unused":{"x\\udc00":1}}',
+    });
+    expect([json.status, json.body.code, json.body.pointers]).toEqual([400, "INVALID_PAYLOAD", ["/unused/x\udc00"]]);
+    const xml = await postWebhook(server, "pivotal", {
+      query: { stream: "general" },
+      contentType: "application/xml",
+      body: "<activity><event_type>story_update</event_type><description>&#xD800;</description></activity>",
+    });
+    expect(xml.status).toBeLessThan(500);
+  });
+
   it("a NUL byte in the URL's topic is refused too", async () => {
     const res = await postWebhook(server, "helloworld", {
       query: { stream: "general", topic: "a\u0000b" },
