@@ -1,7 +1,7 @@
 // Semaphore sends two shapes: Classic (`event`: build | deploy, a flat `result`) and 2.0
 // (no `event`; `pipeline`, `revision`, `blocks`). This derives what the templates show for
-// both: the result as emoji and verb, the run time, the workflow and commit links (2.0 only
-// gives ids and the repository URL) and the failed jobs.
+// both: which row of the manifest's result table, the run time, the workflow and commit links
+// (2.0 only gives ids and the repository URL) and the failed jobs.
 import { compactDuration } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
@@ -22,14 +22,6 @@ interface Payload {
   pipeline?: { id?: Text; result?: Text; running_at?: Text; created_at?: Text; done_at?: Text } | null;
   blocks?: { name?: Text; jobs?: Job[] | null }[] | null;
 }
-
-const RESULTS: Record<string, { emoji: string; word: string }> = {
-  passed: { emoji: ":check:", word: "passed" },
-  failed: { emoji: ":cross_mark:", word: "failed" },
-  stopped: { emoji: ":stop_button:", word: "was stopped" },
-  canceled: { emoji: ":stop_button:", word: "was canceled" },
-  pending: { emoji: ":gear:", word: "is pending" },
-};
 
 const FAILED_JOBS_SHOWN = 5;
 
@@ -56,7 +48,7 @@ export default function transform(payload: Payload) {
   // The organization name is the semaphoreci.com subdomain: only letters, digits and dashes.
   const org = /^[a-z0-9-]+$/i.test(payload.organization?.name ?? "") ? payload.organization?.name : undefined;
   return {
-    result: RESULTS[status] ?? { emoji: ":question:", word: `ended as ${status}` },
+    resultKey: status,
     took: pipeline
       ? duration(pipeline.running_at ?? pipeline.created_at, pipeline.done_at)
       : duration(payload.started_at, payload.finished_at),
