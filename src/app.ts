@@ -13,6 +13,7 @@ import { realmIconRouter } from "./api/realmIcon";
 import { webRouter } from "./web/router";
 import { joinPageRouter } from "./web/joinPage";
 import { accountPagesRouter } from "./web/accountPages";
+import { botPagesRouter } from "./web/botPages";
 import { refuseCrossSite } from "./http/crossSite";
 
 export function createApp(deps: AppDeps): Koa {
@@ -72,6 +73,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(realmIconRouter().routes());
   // Sign-in and sign-out pages (/login/, /logout/).
   app.use(accountPagesRouter(deps).routes());
+  // A bot owner's bots (/bots/).
+  app.use(botPagesRouter(deps).routes());
   // Accepting invitations (/join/<key>/).
   app.use(joinPageRouter(deps).routes());
   // The integrations catalogue page (/integrations/).

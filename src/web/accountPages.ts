@@ -88,7 +88,7 @@ function signedInPage(ctx: Context, assets: Assets, session: WebSession, next: s
       ${csrfField(ctx)}
       <div class="actions"><button type="submit" id="sign-out">Sign out</button></div>
     </form>`;
-  return layout(assets, "Signed in", main, "signed-in");
+  return layout(assets, "Signed in", main, "signed-in", session);
 }
 
 /** What a refused sign-in says on the page (never whether the email exists). */

@@ -6,10 +6,22 @@ import path from "node:path";
 import { Router } from "@koa/router";
 import type { Context } from "koa";
 import type { AppDeps } from "../deps";
-import { Errors } from "../errors";
+import { ApiError, Errors } from "../errors";
 import { limitByIp } from "../http/auth";
+import { bodyParser } from "../http/bodyParser";
+import { deliveryBots, ownedBots, subscribedChannelNames, withPostedMessages } from "../services/webhooks/ownerView";
+import { isAdmin } from "../services/users/users";
 import { createCatalogue } from "./catalogue";
-import { BASE, deliveriesPage, integrationPage, listPage, notFoundPage, type Assets } from "./pages";
+import {
+  BASE,
+  deliveriesPage,
+  integrationPage,
+  listPage,
+  notFoundPage,
+  signedInDeliveriesPage,
+  type Assets,
+} from "./pages";
+import { checkCsrf, CSRF_FIELD, loadSession, loginUrl, type WebSession } from "./session";
 
 // Only this server's own files: no inline script or style, no framing, no foreign connections.
 const CSP = [
@@ -59,12 +71,22 @@ function sendHtml(ctx: Context, body: string, status = 200): void {
   pageHeaders(ctx);
   ctx.status = status;
   ctx.type = "text/html; charset=utf-8";
-  // Pages are cheap to render and change with the plugins: always revalidate.
-  ctx.set("Cache-Control", "no-cache");
+  // Pages are cheap to render and change with the plugins: always revalidate. A signed-in page carries
+  // the session's name and CSRF token: never stored.
+  ctx.set("Cache-Control", ctx.state.webSession ? "no-store" : "no-cache");
   ctx.body = body;
 }
 
+/** An optional positive integer query parameter; undefined when absent, null when malformed. */
+function queryId(value: unknown): number | undefined | null {
+  if (value === undefined || value === "") return undefined;
+  return typeof value === "string" && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
+}
+
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
+/** Deliveries the signed-in page shows (the newest). */
+const DELIVERIES_SHOWN = 50;
 
 export function webRouter(deps: AppDeps): Router {
   // strict: `/integrations` (redirected) and `/integrations/` are different routes.
@@ -74,14 +96,46 @@ export function webRouter(deps: AppDeps): Router {
   const assets: Assets = { css: asset("catalogue.css"), js: asset("catalogue.js"), icon: asset("favicon.svg") };
   const catalogue = createCatalogue(deps.integrations, deps.config.externalUrl);
   const ip = limitByIp(deps);
+  // Every page names the signed-in user in its header (pages.ts layout).
+  const session = loadSession(deps);
+  const signedIn = (ctx: Context) => ctx.state.webSession as WebSession | undefined;
+  const parseBody = bodyParser({
+    maxBodyBytes: deps.config.limits.maxBodyBytes,
+    maxUploadBytes: 0,
+    uploadDir: deps.config.uploadsDir,
+  });
+
+  /** The signed-in deliveries page: the log read with the session user's rights, messages included. */
+  async function showDeliveries(
+    ctx: Context,
+    who: WebSession,
+    filter: { botId?: number; integration: string },
+    messages: { notice?: string; error?: string; status?: number } = {},
+  ): Promise<void> {
+    const { realm, user } = who;
+    const { deliveries } = await deps.webhookOps.deliveries.list(realm, user, {
+      botId: filter.botId,
+      integration: filter.integration || undefined,
+      limit: DELIVERIES_SHOWN,
+    });
+    const view = {
+      bots: await deliveryBots(deps.db, realm, user),
+      filter,
+      deliveries: await withPostedMessages(deps.db, realm, user, deliveries),
+      seesAllBots: isAdmin(user),
+      ...messages,
+    };
+    sendHtml(ctx, signedInDeliveriesPage(assets, catalogue, who, view), messages.status ?? 200);
+  }
 
   router.get(BASE, ip, (ctx) => {
     ctx.status = 301;
     ctx.redirect(`${BASE}/${ctx.querystring ? `?${ctx.querystring}` : ""}`);
   });
 
-  router.get(`${BASE}/`, ip, (ctx) => {
-    sendHtml(ctx, listPage(assets, catalogue, { q: text(ctx.query.q), category: text(ctx.query.category) }));
+  router.get(`${BASE}/`, ip, session, (ctx) => {
+    const query = { q: text(ctx.query.q), category: text(ctx.query.category) };
+    sendHtml(ctx, listPage(assets, catalogue, query, signedIn(ctx)));
   });
 
   router.get(`${BASE}/static/:file`, ip, (ctx) => {
@@ -100,14 +154,61 @@ export function webRouter(deps: AppDeps): Router {
     ctx.body = file.body;
   });
 
-  router.get(`${BASE}/deliveries`, ip, (ctx) => {
-    sendHtml(ctx, deliveriesPage(assets, catalogue));
+  router.get(`${BASE}/deliveries`, ip, session, async (ctx) => {
+    const who = signedIn(ctx);
+    // Signed out, the page's script reads the log with an email and API key (scripts, shared machines).
+    if (!who) return sendHtml(ctx, deliveriesPage(assets, catalogue));
+    const botId = queryId(ctx.query.bot_id);
+    const integration = text(ctx.query.integration);
+    if (botId === null || (integration && !catalogue.get(integration)))
+      return showDeliveries(
+        ctx,
+        who,
+        { integration: "" },
+        {
+          error: botId === null ? "Invalid bot: pick one from the list." : `No integration called '${integration}'.`,
+          status: 400,
+        },
+      );
+    await showDeliveries(ctx, who, { botId, integration });
   });
 
-  router.get(`${BASE}/:name`, ip, (ctx) => {
+  // Replay from the signed-in page: a form post with the session's CSRF token.
+  router.post(`${BASE}/deliveries/:id/replay`, ip, session, parseBody, async (ctx) => {
+    const who = signedIn(ctx);
+    if (!who) {
+      ctx.status = 303;
+      return ctx.redirect(loginUrl(`${BASE}/deliveries`));
+    }
+    checkCsrf(who, text((ctx.state.rawParams as Record<string, unknown> | undefined)?.[CSRF_FIELD]) || undefined);
+    const id = queryId(ctx.params.id);
+    try {
+      if (!id) throw Errors.notFound("Delivery not found");
+      const replayed = await deps.webhookOps.deliveries.replay(who.realm, who.user, id);
+      await showDeliveries(ctx, who, { integration: "" }, { notice: `Replayed delivery ${id}: ${replayed.outcome}.` });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      await showDeliveries(
+        ctx,
+        who,
+        { integration: "" },
+        { error: `Replay failed: ${err.message}`, status: err.status },
+      );
+    }
+  });
+
+  router.get(`${BASE}/:name`, ip, session, async (ctx) => {
     const item = catalogue.get(ctx.params.name);
-    if (!item) return sendHtml(ctx, notFoundPage(assets, ctx.params.name), 404);
-    sendHtml(ctx, integrationPage(assets, catalogue, item, deps.config.externalUrl));
+    const who = signedIn(ctx);
+    if (!item) return sendHtml(ctx, notFoundPage(assets, ctx.params.name, who), 404);
+    const owner = who && {
+      bots: await ownedBots(deps.db, who.realm, who.user),
+      channels: await subscribedChannelNames(deps.db, who.realm, who.user),
+    };
+    sendHtml(
+      ctx,
+      integrationPage(assets, catalogue, item, deps.config.externalUrl, who && owner && { session: who, owner }),
+    );
   });
 
   // The sample payloads (repository fixtures, public anyway) the page sends to the preview endpoint.

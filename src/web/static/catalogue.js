@@ -30,13 +30,19 @@
     return email.trim() && key.trim() ? { email: email.trim(), key: key.trim() } : null;
   }
 
+  // A signed-in page carries the session's CSRF token: its API calls go with the session cookie.
+  const csrfMeta = document.querySelector("meta[name=csrf-token]");
+  const csrfToken = csrfMeta ? csrfMeta.getAttribute("content") : "";
+
   /** Calls this server's API as the owner; resolves to the JSON body, rejects with a readable message. */
   async function api(method, path, params) {
     const creds = ownerCredentials();
-    if (!creds) throw new Error("Enter your email and API key first.");
-    // credentials "omit": the key goes only in our Authorization header, and a 401 (which carries
-    // WWW-Authenticate) comes back to this script instead of opening the browser's login prompt.
-    const init = { method, credentials: "omit", headers: { Authorization: basicAuth(creds.email, creds.key) } };
+    if (!creds && !csrfToken) throw new Error("Enter your email and API key first.");
+    // credentials "omit": the key goes only in our Authorization header, and a 401 comes back to this
+    // script. Signed in: the session cookie, and the CSRF token on changes.
+    const init = creds
+      ? { method, credentials: "omit", headers: { Authorization: basicAuth(creds.email, creds.key) } }
+      : { method, credentials: "same-origin", headers: method === "GET" ? {} : { "X-CSRFToken": csrfToken } };
     let url = `/api/v1${path}`;
     if (params && method === "GET") url += `?${new URLSearchParams(params)}`;
     else if (params) {
@@ -146,10 +152,50 @@
     }
   }
 
+  // Keys shown once on the bots page are kept in this tab, per bot, for the URL builder.
+  const botKeyName = (id) => `sb.botkey.${id}`;
+
+  function initSignedInBot(update) {
+    const pick = $("bot_pick");
+    if (!pick) return;
+    const fill = () => {
+      $("bot_key").value = sessionStorage.getItem(botKeyName(pick.value)) || "";
+      say("key-status", $("bot_key").value ? "" : "This tab does not know this bot's key: paste it or get a new one.");
+      update();
+    };
+    const wanted = new URLSearchParams(location.search).get("bot");
+    if (wanted && [...pick.options].some((o) => o.value === wanted)) pick.value = wanted;
+    pick.addEventListener("change", fill);
+    $("bot_key").addEventListener("input", () =>
+      sessionStorage.setItem(botKeyName(pick.value), $("bot_key").value.trim()),
+    );
+    let armed = false;
+    $("new_key").addEventListener("click", async () => {
+      // Two clicks: replacing a key breaks every URL that carries the old one.
+      if (!armed) {
+        armed = true;
+        say("key-status", "Click again to replace the key: URLs with the old key stop working.");
+        return;
+      }
+      armed = false;
+      try {
+        const { api_key } = await api("POST", `/bots/${pick.value}/api_key/regenerate`);
+        sessionStorage.setItem(botKeyName(pick.value), api_key);
+        $("bot_key").value = api_key;
+        update();
+        say("key-status", "New key filled in. Copy the URL now: this page cannot show the key again after you leave.");
+      } catch (err) {
+        say("key-status", `No new key: ${err.message}`, true);
+      }
+    });
+    fill();
+  }
+
   function initBuilder() {
     const form = $("builder");
     form.hidden = false;
-    Object.keys(STORE).forEach(keepInSession);
+    const signedIn = form.dataset.signedIn === "true";
+    if (!signedIn) Object.keys(STORE).forEach(keepInSession);
     const update = () => {
       $("url").value = buildUrl(form);
     };
@@ -170,6 +216,13 @@
       const done = await copyText($("url").value);
       say("copy-status", done ? "Copied." : "Select the URL and copy it.", !done);
     });
+
+    if (signedIn) {
+      initSignedInBot(update);
+      if ($("send_test")) $("send_test").addEventListener("click", () => sendTest(form));
+      if ($("post_test")) $("post_test").addEventListener("click", () => postTest(form));
+      return;
+    }
 
     $("forget").addEventListener("click", () => {
       for (const [id, name] of Object.entries(STORE)) {
@@ -247,6 +300,72 @@
     } finally {
       button.disabled = false;
     }
+  }
+
+  async function loadFixture() {
+    const name = encodeURIComponent($("fixture").value);
+    const response = await fetch(`${location.pathname.replace(/\/$/, "")}/fixtures/${name}`);
+    if (!response.ok) throw new Error("The sample payload could not be loaded.");
+    return (await response.json()).fixture;
+  }
+
+  /** Signed in: posts the sample to the webhook URL itself, as the service would (the bot's key, no cookie). */
+  async function postTest(form) {
+    const target = $("test-result");
+    const button = $("post_test");
+    if (!$("bot_key").value.trim()) {
+      target.replaceChildren(el("p", { class: "error", text: "The URL has no bot key yet: pick a bot with a key." }));
+      return;
+    }
+    button.disabled = true;
+    target.replaceChildren(el("p", { text: "Posting…" }));
+    try {
+      const fixture = await loadFixture();
+      const built = new window.URL($("url").value);
+      const query = new URLSearchParams(fixture.query);
+      for (const [k, v] of built.searchParams) query.set(k, v);
+      const body =
+        fixture.body_encoding === "base64"
+          ? Uint8Array.from(window.atob(fixture.body), (c) => c.charCodeAt(0))
+          : fixture.body;
+      const response = await fetch(`/api/v1/external/${form.dataset.integration}?${query}`, {
+        method: "POST",
+        credentials: "omit",
+        headers: fixture.headers,
+        body,
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok || answer.result !== "success")
+        throw new Error(`${answer.msg || `HTTP ${response.status}`}${answer.code ? ` (${answer.code})` : ""}`);
+      target.replaceChildren(
+        el("p", { class: "outcome outcome-message", text: "Posted. " }, [
+          el("a", { href: "/integrations/deliveries", text: "See it in Recent deliveries" }),
+        ]),
+      );
+    } catch (err) {
+      target.replaceChildren(el("p", { class: "error", text: `Not posted: ${err.message}` }));
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  // ---- Your bots: the key shown once -------------------------------------------------------------
+  function initBots() {
+    const panel = $("new-key");
+    if (!panel) return;
+    sessionStorage.setItem(botKeyName(panel.dataset.botId), $("new-key-value").value);
+    const link = $("build-url-link");
+    if (link) link.href = `/integrations/?bot=${encodeURIComponent(panel.dataset.botId)}`;
+    $("copy-key").addEventListener("click", async () => {
+      let done = false;
+      try {
+        await navigator.clipboard.writeText($("new-key-value").value);
+        done = true;
+      } catch {
+        $("new-key-value").select();
+      }
+      say("copy-key-status", done ? "Copied." : "Select the key and copy it.", !done);
+    });
   }
 
   // ---- Deliveries view -------------------------------------------------------------------------
@@ -334,4 +453,5 @@
   if (page === "list") initList();
   if (page === "integration") initBuilder();
   if (page === "deliveries") initDeliveries();
+  if (page === "bots") initBots();
 })();
