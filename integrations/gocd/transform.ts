@@ -1,7 +1,7 @@
 // GoCD reaches us in two shapes: the pipeline instance (`name`, `counter`, `stages[]`,
 // `build_cause`) that older webhook plugins post, and the stage-status notification of the
 // WebHook Notifier plugin (`pipeline.name`, `pipeline.stage`, `pipeline.build-cause`). Both are
-// read into one `run` view: pipeline, stage, result, failed jobs, the commit that triggered it,
+// read into one `run` view: pipeline, stage, result (its row in the manifest's table), failed jobs, the commit that triggered it,
 // and links into the GoCD server when the `server` URL option is set.
 import { compactDuration, scalarText as text, withoutTrailingAngle } from "../../src/webhooks/plugin";
 
@@ -53,14 +53,6 @@ interface Payload extends Run {
   build_cause?: { trigger_message?: Text; material_revisions?: MaterialRevision[] | null } | null;
   pipeline?: (Run & { stage?: Stage | null; "build-cause"?: MaterialRevision[] | null }) | null;
 }
-
-const RESULTS: Record<string, { emoji: string; word: string }> = {
-  passed: { emoji: ":check:", word: "passed" },
-  failed: { emoji: ":cross_mark:", word: "failed" },
-  cancelled: { emoji: ":stop_button:", word: "was cancelled" },
-  building: { emoji: ":gear:", word: "is building" },
-  unknown: { emoji: ":gear:", word: "is building" },
-};
 
 const FAILED_JOBS_SHOWN = 5;
 
@@ -130,7 +122,7 @@ export default function transform(payload: Payload, context: { options: Record<s
       counter,
       label: text(pipeline.label),
       stage: stageName,
-      result: RESULTS[status] ?? { emoji: ":question:", word: `ended as ${status}` },
+      resultKey: status,
       took: duration(stage["create-time"], stage["last-transition-time"]),
       url:
         server && /^https?:\/\//.test(server) && name && counter && stageName
