@@ -81,7 +81,7 @@ export async function createDeps(
     const shared = new RedisEventQueues({
       redis,
       prefix: config.redisPrefix,
-      heartbeatSeconds: config.longPollTimeoutSeconds,
+      heartbeatSeconds: config.heartbeatSeconds,
       maxEvents,
       maxPerUser: config.eventQueueMaxPerUser,
       logger,
@@ -89,7 +89,7 @@ export async function createDeps(
     queues = shared;
     bus = await createRedisBus(config.redisUrl, config.redisPrefix, shared, logger);
   } else {
-    queues = new EventQueues(config.longPollTimeoutSeconds, { maxEvents, maxPerUser: config.eventQueueMaxPerUser });
+    queues = new EventQueues(config.heartbeatSeconds, { maxEvents, maxPerUser: config.eventQueueMaxPerUser });
     bus = createMemoryBus(queues, logger);
   }
   // Writers' cache invalidations reach the other processes as broadcasts (db/ knows nothing of the bus).

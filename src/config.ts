@@ -46,6 +46,11 @@ export interface Config {
   integrationsDir?: string;
   eventQueueIdleSeconds: number;
   longPollTimeoutSeconds: number;
+  /**
+   * How long a long-poll waits before its heartbeat (EVENT_QUEUE_HEARTBEAT_SECONDS, 45 s, at most the
+   * long-poll timeout): well inside the 90 s after which clients give up on a poll, as the reference.
+   */
+  heartbeatSeconds: number;
   /** Unacknowledged events one queue may hold; past it the queue is dropped and its client re-registers. */
   eventQueueMaxEvents: number;
   /** Event queues one user may hold (per process without Redis); past it the least recently used is dropped. */
@@ -138,6 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     integrationsDir: env.INTEGRATIONS_DIR ? path.resolve(env.INTEGRATIONS_DIR) : undefined,
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
+    heartbeatSeconds: Math.min(
+      intFromEnv(env, "EVENT_QUEUE_HEARTBEAT_SECONDS", 45),
+      intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
+    ),
     eventQueueMaxEvents: Math.max(1, intFromEnv(env, "EVENT_QUEUE_MAX_EVENTS", 10_000)),
     eventQueueMaxPerUser: Math.max(1, intFromEnv(env, "EVENT_QUEUE_MAX_PER_USER", 50)),
     eventQueueMaxIdleSeconds: Math.max(1, intFromEnv(env, "EVENT_QUEUE_MAX_IDLE_SECONDS", 7 * 24 * 3600)),

@@ -3,6 +3,7 @@ import { P, parseParams } from "../http/params";
 import { ok } from "../http/envelope";
 import { Errors } from "../errors";
 import { buildRegisterState } from "../services/events/registerState";
+import { parseEventNarrow } from "../events/narrow";
 import { actor, type RouteKit } from "./routeKit";
 
 const MOBILE_IDLE_SECONDS = 12 * 3600;
@@ -29,6 +30,7 @@ export function eventsRoutes({ router, deps, auth }: RouteKit): void {
       }),
     });
     const eventTypes = p.event_types ?? null;
+    const narrow = parseEventNarrow(p.narrow ?? []);
     // Bounded by EVENT_QUEUE_MAX_IDLE_SECONDS (the reference's 7 days by default); the answer's
     // idle_queue_timeout_secs says what the queue got.
     const idle = Math.min(
@@ -43,6 +45,7 @@ export function eventsRoutes({ router, deps, auth }: RouteKit): void {
       applyMarkdown: p.apply_markdown,
       idleTimeoutSeconds: idle,
       allPublicStreams: p.all_public_streams,
+      narrow,
     });
     const state = await buildRegisterState(
       {
@@ -54,6 +57,12 @@ export function eventsRoutes({ router, deps, auth }: RouteKit): void {
         longPollTimeoutSeconds: deps.config.longPollTimeoutSeconds,
         includeSubscribers: p.include_subscribers !== "false",
         clientCapabilities: p.client_capabilities ?? {},
+        server: {
+          maxUploadBytes: deps.config.limits.maxUploadBytes,
+          webPublicStreamsEnabled: deps.config.webPublicStreamsEnabled,
+        },
+        slimPresence: p.slim_presence,
+        presenceHistoryLimitDays: p.presence_history_limit_days,
       },
       p.fetch_event_types ?? eventTypes,
     );

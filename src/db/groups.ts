@@ -192,3 +192,8 @@ export async function memberIdsOfGroups(q: Queryable, groupIds: number[]): Promi
   const members = await directMemberIdsByGroup(q, [...groups]);
   return new Set([...members.values()].flat());
 }
+
+/** The realm's system and named groups (anonymous setting-value groups have no name), by id. */
+export async function listNamedGroups(q: Queryable, realmId: number): Promise<UserGroupRow[]> {
+  return q<UserGroupRow>("user_groups").where({ realm_id: realmId }).whereNotNull("name").orderBy("id");
+}

@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import { ApiError } from "../errors";
 import type { Notification } from "./bus";
+import { eventMatchesNarrow, type EventNarrowTerm } from "./narrow";
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -44,6 +45,8 @@ export interface QueueOptions {
   applyMarkdown: boolean;
   idleTimeoutSeconds: number;
   allPublicStreams?: boolean;
+  /** POST /register's `narrow`: only matching message events reach the queue. */
+  narrow?: EventNarrowTerm[];
 }
 
 export interface QueuedEvent {
@@ -199,9 +202,15 @@ export function eventFor(queue: QueueOptions, n: Notification, userId: number): 
   if (queue.realmId !== n.realmId) return undefined;
   const type = n.event.type as string;
   if (queue.eventTypes && !queue.eventTypes.includes(type)) return undefined;
+  // The legacy `muted_topics` event is not sent to queues that asked for its successor by name.
+  if (type === "muted_topics" && queue.eventTypes?.includes("user_topic")) return undefined;
   if (n.capability && !queue.capabilities[n.capability]) return undefined;
   if (n.withoutCapability && queue.capabilities[n.withoutCapability]) return undefined;
   const event = { ...n.event, ...(n.perUser?.[userId] ?? {}) };
+  if (type === "message" && queue.narrow && queue.narrow.length > 0) {
+    const flags = (event.flags as string[] | undefined) ?? [];
+    if (!eventMatchesNarrow(queue.narrow, event.message as Record<string, never>, flags, userId)) return undefined;
+  }
   if (type === "message") shapeMessageEvent(event, queue);
   return event;
 }

@@ -35,6 +35,7 @@ import {
   type QueuedEvent,
   type QueueOptions,
 } from "./queues";
+import type { EventNarrowTerm } from "./narrow";
 
 const LOCAL_PREFIX = "local:";
 
@@ -46,7 +47,7 @@ const LOCAL_PREFIX = "local:";
 const USED_NOW = `(function() local t = redis.call('TIME') return t[1] .. string.format('%06d', tonumber(t[2])) end)()`;
 
 /**
- * KEYS: meta, user set, epoch. ARGV: queue id, meta fields…, ttl ms, meta key prefix, queues per user.
+ * KEYS: meta, user set, epoch. ARGV: queue id, meta fields…, ttl ms, meta key prefix, queues per user, narrow.
  * → the ids of the user's queues dropped to stay within the cap (least recently polled first).
  */
 const REGISTER = `
@@ -67,7 +68,8 @@ if excess > 0 then
 end
 local epoch = redis.call('GET', KEYS[3]) or '0'
 redis.call('HSET', KEYS[1], 'user', ARGV[2], 'realm', ARGV[3], 'types', ARGV[4], 'caps', ARGV[5],
-  'md', ARGV[6], 'idle', ARGV[7], 'next', 0, 'access', ARGV[8], 'epoch', epoch, 'used', ${USED_NOW})
+  'md', ARGV[6], 'idle', ARGV[7], 'next', 0, 'access', ARGV[8], 'epoch', epoch, 'used', ${USED_NOW},
+  'narrow', ARGV[12])
 redis.call('PEXPIRE', KEYS[1], ARGV[9])
 redis.call('SADD', KEYS[2], ARGV[1])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[9]) then redis.call('PEXPIRE', KEYS[2], ARGV[9]) end
@@ -213,6 +215,7 @@ export class RedisEventQueues implements EventQueueStore {
         ttlMs,
         `${this.prefix}:eq:`,
         this.maxPerUser,
+        options.narrow && options.narrow.length > 0 ? JSON.stringify(options.narrow) : "",
       );
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, "queue registration fell back to this process");
@@ -420,10 +423,10 @@ export class RedisEventQueues implements EventQueueStore {
     const missing = queueIds.filter((id) => !this.metas.has(id));
     if (missing.length === 0) return;
     const fetch = this.redis.pipeline();
-    for (const id of missing) fetch.hmget(this.metaKey(id), "user", "realm", "types", "caps", "md", "idle");
+    for (const id of missing) fetch.hmget(this.metaKey(id), "user", "realm", "types", "caps", "md", "idle", "narrow");
     for (const [i, [err, values]] of ((await fetch.exec()) ?? []).entries()) {
       if (err) throw err;
-      const [user, realm, types, caps, md, idle] = values as (string | null)[];
+      const [user, realm, types, caps, md, idle, narrow] = values as (string | null)[];
       if (user === null) continue;
       this.remember(missing[i], {
         userId: Number(user),
@@ -432,6 +435,7 @@ export class RedisEventQueues implements EventQueueStore {
         capabilities: JSON.parse(caps ?? "{}") as Record<string, boolean>,
         applyMarkdown: md === "1",
         idleTimeoutSeconds: Number(idle),
+        narrow: narrow ? (JSON.parse(narrow) as EventNarrowTerm[]) : undefined,
       });
     }
   }
