@@ -4,7 +4,8 @@
 // push, POST /messages to a 1,000-subscriber channel (all active, then with 980 soft-deactivated),
 // and event latency (a long-polling client, from the start of a send to the event's arrival). The
 // throughput cases run in rounds (BENCH_ROUNDS, 3) and report their median round; MariaDB is settled
-// before each MySQL case. Writes bench/results.md and bench/results.json.
+// before each MySQL case. Last, the event loop's delay while 4 MB webhook deliveries are posted
+// (bench/webhookLoopDelay.ts, key webhookLoopDelay). Writes bench/results.md and bench/results.json.
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -22,6 +23,7 @@ import { softDeactivateIdleUsers } from "../src/services/users/softDeactivation"
 import { createBot, createUser } from "../src/services/users/users";
 import { nameKey } from "../src/names";
 import { githubPushPayload } from "./githubPush";
+import { measureWebhookLoopDelay, type LoopDelayCase } from "./webhookLoopDelay";
 
 const ROOT = path.join(__dirname, "..");
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? "mysql://root@127.0.0.1:3306/test";
@@ -549,6 +551,10 @@ async function main(): Promise<void> {
     }
   }
 
+  // Large deliveries: how long 4 MB webhook bodies hold a server's event loop (bench/webhookLoopDelay.ts:
+  // the server in this process on SQLite, the deliveries posted from a worker thread).
+  const loopDelay: LoopDelayCase[] = wanted("webhookLoopDelay") ? await measureWebhookLoopDelay() : [];
+
   // A ratio whose cases were not run (BENCH_ONLY) is null.
   const ratio = (a: Case | undefined, b: Case | undefined) =>
     a && b ? Math.round((a.rps / b.rps) * 1000) / 1000 : null;
@@ -618,6 +624,7 @@ async function main(): Promise<void> {
         cases: rows,
         ratios,
         targets: Object.fromEntries(targets),
+        loop_delay: loopDelay,
       },
       null,
       2,
@@ -644,6 +651,12 @@ async function main(): Promise<void> {
     "| target | met |",
     "| --- | --- |",
     ...targets.map(([name, met]) => `| ${name} | ${met === null ? "not run" : met ? "yes" : "no"} |`),
+    "",
+    "Event-loop delay while large webhook deliveries are posted (perf_hooks.monitorEventLoopDelay; SQLite):",
+    "",
+    "| deliveries | max ms | p99 ms | mean ms | loop busy per delivery, ms |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...loopDelay.map((c) => `| ${c.name} | ${c.max_ms} | ${c.p99_ms} | ${c.mean_ms} | ${c.busy_ms_per_delivery} |`),
     "",
   ].join("\n");
   write("results.md", table);
