@@ -2,7 +2,7 @@
 // `pipeline.vcs` (OAuth GitHub/Bitbucket projects), `pipeline.trigger_parameters.<provider>`
 // (GitLab and GitHub App projects) and `trigger_parameters.git`. This gathers one `source`
 // view from whichever is present, builds the commit link for the VCS host, and turns the
-// status and start/stop times into a status line and a duration.
+// start/stop times into a duration (the status line is the manifest's result table).
 import { compactDuration, nonEmptyText as text, shortSha } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
@@ -29,18 +29,6 @@ interface Payload {
   workflow?: { status?: Text; created_at?: Text; stopped_at?: Text; url?: Text } | null;
   job?: { status?: Text; started_at?: Text; stopped_at?: Text; number?: number } | null;
 }
-
-const STATUSES: Record<string, { emoji: string; word: string }> = {
-  success: { emoji: ":check:", word: "succeeded" },
-  failed: { emoji: ":cross_mark:", word: "failed" },
-  error: { emoji: ":cross_mark:", word: "errored" },
-  canceled: { emoji: ":stop_button:", word: "was canceled" },
-  unauthorized: { emoji: ":lock:", word: "was not authorized to run" },
-  not_run: { emoji: ":stop_button:", word: "did not run" },
-  on_hold: { emoji: ":pause_button:", word: "is on hold" },
-  timedout: { emoji: ":alarm_clock:", word: "timed out" },
-  infrastructure_fail: { emoji: ":cross_mark:", word: "failed (infrastructure)" },
-};
 
 /** "45 s", "2 min 5 s", "1 h 3 min" between two timestamps; undefined when either is missing. */
 export function duration(from: Text, to: Text): string | undefined {
@@ -85,7 +73,7 @@ export default function transform(payload: Payload) {
       actor: actor !== author ? actor : undefined,
       scheduled: pipeline.trigger?.type === "schedule" || undefined,
     },
-    result: STATUSES[status] ?? { emoji: ":question:", word: `ended with status ${status}` },
+    resultKey: status,
     duration: payload.job
       ? duration(payload.job.started_at, payload.job.stopped_at)
       : duration(payload.workflow?.created_at, payload.workflow?.stopped_at),

@@ -1,8 +1,8 @@
 // GoCD reaches us in two shapes: the pipeline instance (`name`, `counter`, `stages[]`,
 // `build_cause`) that older webhook plugins post, and the stage-status notification of the
 // WebHook Notifier plugin (`pipeline.name`, `pipeline.stage`, `pipeline.build-cause`). Both are
-// read into one `run` view: pipeline, stage, result (its row in the manifest's table), failed jobs, the commit that triggered it,
-// and links into the GoCD server when the `server` URL option is set.
+// read into one `run` view: pipeline, stage, result (its row in the manifest's table), failed
+// jobs, the commit that triggered it, and links into the GoCD server when `server` is set.
 import { compactDuration, scalarText as text, withoutTrailingAngle } from "../../src/webhooks/plugin";
 
 type Text = string | null | undefined;
