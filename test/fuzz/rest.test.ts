@@ -434,6 +434,9 @@ const AREAS = [
   "webhooks",
   "external",
   "user_avatars",
+  "mark_all_as_read",
+  "mark_stream_as_read",
+  "mark_topic_as_read",
 ];
 
 describe.each(AREAS)("every %s route", (area) => {
