@@ -103,6 +103,8 @@ it("refuses over-long and over-wordy searches, naming the limit", async () => {
   // Punctuation the query languages would read as operators is only text.
   const odd = await search(server.users.member, 'kettle" OR * -(NEAR');
   expect(odd.status).toBe(200);
+  // Underscores alone are no word.
+  expect(found(await search(server.users.member, "kettle __"))).toEqual([ids.kettle, ids.topicOnly, ids.phrase]);
 });
 
 it("is answered by the full-text index, not a scan of the messages", async () => {

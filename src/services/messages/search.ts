@@ -21,8 +21,9 @@ export function parseSearchTerms(operand: unknown): SearchTerm[] {
   // "a phrase" stays together; anything else splits on white space. Each piece keeps its words only,
   // as both indexes tokenize them; a piece of several words (don't, e-mail) is a phrase.
   for (const match of text.matchAll(/"([^"]*)"|(\S+)/g)) {
-    const words = (match[1] ?? match[2]).toLowerCase().match(WORD);
-    if (words) terms.push(words);
+    // A word of underscores alone is no token to either index (it would match nothing).
+    const words = ((match[1] ?? match[2]).toLowerCase().match(WORD) ?? []).filter((w) => /[\p{L}\p{N}]/u.test(w));
+    if (words.length > 0) terms.push(words);
   }
   if (terms.length > MAX_SEARCH_TERMS)
     throw Errors.badRequest(`Search has too many words: at most ${MAX_SEARCH_TERMS} (MAX_SEARCH_TERMS)`);
