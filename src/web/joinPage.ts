@@ -106,6 +106,9 @@ function unusablePage(assets: Assets, message: string): string {
 function crossSite(ctx: Context, externalUrl: string): string | undefined {
   const site = ctx.get("sec-fetch-site").toLowerCase();
   if (site && site !== "same-origin" && site !== "none") return `the browser marked it ${site}`;
+  // Sec-Fetch-Site cannot be set by a page, so when present it decides: this page's Referrer-Policy
+  // (no-referrer) makes the browser send its same-origin form with `Origin: null`.
+  if (site) return undefined;
   const origin = ctx.get("origin");
   if (origin && ![`${ctx.protocol}://${ctx.host}`, new URL(externalUrl).origin].includes(origin))
     return "it came from another site";

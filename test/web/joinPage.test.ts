@@ -178,6 +178,22 @@ describe("GET and POST /join/<key>/", () => {
     expect(await users()).toEqual(before);
   });
 
+  it("accepts the browser's same-origin post of this no-referrer page, which carries Origin: null", async () => {
+    const link = await multiuseLink();
+    const opened = await openForm(link);
+    const res = await request("POST", new URL(link).pathname, {
+      body: new URLSearchParams({
+        form_token: opened.token,
+        full_name: "Nora Null",
+        email: "nora@example.org",
+        password: PASSWORD,
+      }).toString(),
+      headers: { cookie: opened.cookie, origin: "null", "sec-fetch-site": "same-origin" },
+    });
+    expect(res.status).toBe(303);
+    expect(await server.db("users").where({ delivery_email: "nora@example.org" }).first()).toBeDefined();
+  });
+
   it("refuses posts without the form token or from another site", async () => {
     const link = await multiuseLink();
     const before = await users();

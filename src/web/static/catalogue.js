@@ -164,7 +164,13 @@
       update();
     };
     const wanted = new URLSearchParams(location.search).get("bot");
-    if (wanted && [...pick.options].some((o) => o.value === wanted)) pick.value = wanted;
+    const options = [...pick.options];
+    // The bot asked for (?bot=), else the first one whose key this tab knows (just created or renewed).
+    if (wanted && options.some((o) => o.value === wanted)) pick.value = wanted;
+    else {
+      const known = options.find((o) => sessionStorage.getItem(botKeyName(o.value)));
+      if (known) pick.value = known.value;
+    }
     pick.addEventListener("change", fill);
     $("bot_key").addEventListener("input", () =>
       sessionStorage.setItem(botKeyName(pick.value), $("bot_key").value.trim()),
