@@ -18,3 +18,18 @@ export const MAX_FULL_NAME_LENGTH = 100;
 export const MIN_BOT_FULL_NAME_LENGTH = 2;
 /** A bot's short name (the part of its email before `-bot@`), in characters. */
 export const MAX_BOT_SHORT_NAME_LENGTH = 60;
+
+/** An outgoing-webhook bot's payload URL, in characters (the column's size). */
+export const MAX_PAYLOAD_URL_LENGTH = 2000;
+/** How long one outgoing-webhook request may take, answer included (the reference's default 10 s). */
+export const OUTGOING_WEBHOOK_TIMEOUT_SECONDS = 10;
+/** Retries after a timeout or connection error (the reference's MAX_REQUEST_RETRIES: 4 attempts in all). */
+export const OUTGOING_WEBHOOK_MAX_RETRIES = 3;
+/** Pause before the first retry; each further retry waits twice as long (1 s, 2 s, 4 s). */
+export const OUTGOING_WEBHOOK_RETRY_BACKOFF_MS = 1000;
+/** The largest answer read from an outgoing-webhook bot; a longer one is a failure, not a reply. */
+export const OUTGOING_WEBHOOK_MAX_RESPONSE_BYTES = 256 * 1024;
+/** Outgoing-webhook deliveries one process runs at once; more wait their turn in memory. */
+export const OUTGOING_WEBHOOK_CONCURRENCY = 16;
+/** Deliveries waiting their turn in one process; past it new triggers are dropped (and logged). */
+export const OUTGOING_WEBHOOK_MAX_PENDING = 1000;

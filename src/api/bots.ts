@@ -14,6 +14,20 @@ import {
 } from "../services/users/bots";
 import { actor, pathInt, type RouteKit } from "./routeKit";
 
+/** A URL given JSON-encoded (the reference's Json[str], as its clients send it) or plainly. */
+const jsonUrl = () =>
+  P.custom((raw, name) => {
+    const text = P.string().parse(raw, name) as string;
+    if (!text.trimStart().startsWith('"')) return text;
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value === "string") return value;
+    } catch {
+      /* not JSON: checked as a URL below */
+    }
+    return text;
+  });
+
 export function botsRoutes({ router, deps, auth }: RouteKit): void {
   router.post("/bots", auth, async (ctx) => {
     const p = parseParams(ctx, {
@@ -23,6 +37,9 @@ export function botsRoutes({ router, deps, auth }: RouteKit): void {
       default_sending_stream: P.string(),
       default_events_register_stream: P.string(),
       default_all_public_streams: P.bool(),
+      payload_url: jsonUrl(),
+      interface_type: P.jsonInt(),
+      service_name: P.string(),
     });
     const created = await addBot(deps.db, actor(ctx), deps.config.externalUrl, {
       fullName: p.full_name,
@@ -31,6 +48,9 @@ export function botsRoutes({ router, deps, auth }: RouteKit): void {
       defaultSendingStream: p.default_sending_stream,
       defaultEventsRegisterStream: p.default_events_register_stream,
       defaultAllPublicStreams: p.default_all_public_streams,
+      payloadUrl: p.payload_url,
+      interfaceType: p.interface_type,
+      serviceName: p.service_name,
     });
     await deps.bus.publish(created.notifications);
     ok(ctx, created.response);
@@ -50,6 +70,8 @@ export function botsRoutes({ router, deps, auth }: RouteKit): void {
       default_sending_stream: P.string(),
       default_events_register_stream: P.string(),
       default_all_public_streams: P.bool(),
+      service_payload_url: jsonUrl(),
+      service_interface: P.jsonInt(),
     });
     const { response, notifications } = await updateBot(deps.db, actor(ctx), botId, {
       fullName: p.full_name,
@@ -58,6 +80,8 @@ export function botsRoutes({ router, deps, auth }: RouteKit): void {
       defaultSendingStream: p.default_sending_stream,
       defaultEventsRegisterStream: p.default_events_register_stream,
       defaultAllPublicStreams: p.default_all_public_streams,
+      servicePayloadUrl: p.service_payload_url,
+      serviceInterface: p.service_interface,
     });
     await deps.bus.publish(notifications);
     ok(ctx, response);

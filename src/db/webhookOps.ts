@@ -27,6 +27,8 @@ export interface WebhookDeliveryRow {
   body_utf8: number | boolean;
   body_size: number;
   body_truncated: number | boolean;
+  /** "incoming" (a webhook received) or "outgoing" (a delivery to an outgoing-webhook bot); the column defaults to incoming. */
+  direction?: string;
 }
 
 export type NewWebhookDelivery = Omit<WebhookDeliveryRow, "id">;
@@ -49,6 +51,7 @@ const SUMMARY_COLUMNS = [
   "error",
   "duration_ms",
   "replay_of",
+  "direction",
 ] as const;
 
 export type WebhookDeliverySummaryRow = Pick<WebhookDeliveryRow, (typeof SUMMARY_COLUMNS)[number]>;

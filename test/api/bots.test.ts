@@ -161,7 +161,7 @@ describe("POST /bots", () => {
       [{ full_name: "Someone|12" }, "Invalid format!"],
       [{ full_name: "mel member" }, "Name is already in use!"],
       [{ short_name: "github" }, "Username already in use"],
-      [{ bot_type: 3 }, "Outgoing webhook bots are not available on this server yet."],
+      [{ bot_type: 3 }, "payload_url is required for outgoing webhook bots"],
       [{ bot_type: 4 }, "Embedded bots are not enabled."],
       [{ bot_type: 9 }, "Invalid bot type"],
       [{ default_sending_stream: "nowhere" }, "Invalid channel name 'nowhere'"],

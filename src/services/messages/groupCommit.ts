@@ -83,6 +83,13 @@ interface Batch {
   publication: Turn;
 }
 
+/** A message as committed and published (what MessageSender.onCommitted's listeners get). */
+export interface CommittedSend {
+  send: PreparedSend;
+  id: number;
+  dateSent: number;
+}
+
 export interface GroupCommitStats {
   /** Batches of sends as sent (a failed batch's sends written again are not counted). */
   batches: number;
@@ -103,6 +110,7 @@ export class MessageSender {
   private idsTaken: Promise<void> = Promise.resolve();
   private published: Promise<void> = Promise.resolve();
   readonly stats: GroupCommitStats = { batches: 0, messages: 0, largestBatch: 0, fallbacks: 0 };
+  private readonly committedListeners: ((sent: CommittedSend[]) => void)[] = [];
 
   constructor(
     private readonly deps: { db: Db; bus: Pick<EventBus, "publish">; logger: Logger },
@@ -126,6 +134,15 @@ export class MessageSender {
       this.queue.push({ sends, resolve, reject, attempt: 0 });
       this.schedule();
     });
+  }
+
+  /**
+   * Calls `listener` with each batch's messages once they are committed and their events published,
+   * in this process only (the one that wrote them): outgoing webhooks are sent from here, so exactly
+   * once however many processes run. A listener must not block: it is called synchronously.
+   */
+  onCommitted(listener: (sent: CommittedSend[]) => void): void {
+    this.committedListeners.push(listener);
   }
 
   /** Sends accepted and not yet in a batch. */
@@ -324,6 +341,16 @@ export class MessageSender {
       this.deps.logger.error({ err }, "could not publish the events of committed messages");
     } finally {
       publication.end();
+    }
+    if (this.committedListeners.length > 0) {
+      const sent = jobs.flatMap((job) => job.sends).map((send, k) => ({ send, id: ids[k], dateSent }));
+      for (const listener of this.committedListeners) {
+        try {
+          listener(sent);
+        } catch (err) {
+          this.deps.logger.error({ err }, "a committed-message listener failed");
+        }
+      }
     }
     let i = 0;
     for (const job of jobs) job.resolve(job.sends.map(() => ids[i++]));

@@ -15,6 +15,7 @@ import type { Notification } from "../../events/bus";
 import { assertCanPostToChannel, getChannelByNameOrId } from "../channels/channels";
 import { formatMessages } from "./format";
 import { messageHooks } from "./hooks";
+import type { MentionsFound } from "./markdown";
 import { normalizeName } from "../../names";
 
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from "../../limits";
@@ -112,6 +113,8 @@ export interface PreparedSend {
   /** Soft-deactivated subscribers given no row (the message gives them no flag); checked again when written. */
   idleLeftOut: number[];
   attachmentIds: number[];
+  /** What the content mentions, subscribers or not (outgoing-webhook bots are triggered by it). */
+  mentions: MentionsFound;
 }
 
 /** Validation, Markdown, mention flags and recipients: reads only, so it needs no transaction. */
@@ -170,7 +173,7 @@ export async function prepareSend(q: Queryable, input: SendInput): Promise<Prepa
   }
   if (!recipients.includes(sender.id)) userRows.push({ user_id: sender.id, flags: flagsFor(sender.id) });
   const attachmentIds = await messageHooks.attachmentIds(q, { realm, sender, content });
-  return { input, row, stream, participants, userRows, idleLeftOut, attachmentIds };
+  return { input, row, stream, participants, userRows, idleLeftOut, attachmentIds, mentions };
 }
 
 const NOBODY: ReadonlySet<number> = new Set();

@@ -4,6 +4,7 @@
 // the organization's administrators, nobody else. Every write returns the events it causes.
 import type { Db, Queryable } from "../../db/knex";
 import { activeAdminIds, listRealmBots } from "../../db/bots";
+import { botServicesOf, insertBotService, updateBotServices } from "../../db/botServices";
 import { addGroupMembers, isUserInGroup, removeUserFromGroups, systemGroupIds } from "../../db/groups";
 import { bool, BOT_TYPE, ROLE, type RealmRow, type StreamRow, type UserRow } from "../../db/rows";
 import { findStreamById, findStreamByName } from "../../db/streams";
@@ -18,7 +19,12 @@ import {
 } from "../../db/users";
 import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
-import { MAX_BOT_SHORT_NAME_LENGTH, MAX_FULL_NAME_LENGTH, MIN_BOT_FULL_NAME_LENGTH } from "../../limits";
+import {
+  MAX_BOT_SHORT_NAME_LENGTH,
+  MAX_FULL_NAME_LENGTH,
+  MAX_PAYLOAD_URL_LENGTH,
+  MIN_BOT_FULL_NAME_LENGTH,
+} from "../../limits";
 import { normalizeName, sameName } from "../../names";
 import { realmUrl } from "../realms/realms";
 import { generateApiKey, hashApiKey } from "./apiKeys";
@@ -31,10 +37,17 @@ export interface BotActor {
 }
 
 /**
- * The kinds this server creates. Outgoing-webhook bots (3) need a service row and a delivery
- * worker, embedded bots (4) a bot runtime: each is added here when it exists.
+ * The kinds this server creates. Embedded bots (4) need a bot runtime: added here when it exists.
+ * Outgoing-webhook bots (3) have a service row; services/webhooks/outgoing.ts delivers to them.
  */
-const CREATABLE_BOT_TYPES: ReadonlySet<number> = new Set([BOT_TYPE.generic, BOT_TYPE.incomingWebhook]);
+const CREATABLE_BOT_TYPES: ReadonlySet<number> = new Set([
+  BOT_TYPE.generic,
+  BOT_TYPE.incomingWebhook,
+  BOT_TYPE.outgoingWebhook,
+]);
+/** The reference's Service.ALLOWED_INTERFACE_TYPES: 1 generic (Zulip's format), 2 Slack-compatible. */
+export const SERVICE_INTERFACE = { generic: 1, slack: 2 } as const;
+const INTERFACE_TYPES: ReadonlySet<number> = new Set(Object.values(SERVICE_INTERFACE));
 const KNOWN_BOT_TYPES: ReadonlySet<number> = new Set(Object.values(BOT_TYPE));
 
 /** The reference's require_member_or_admin, in front of the bot endpoints. */
@@ -56,8 +69,6 @@ export async function creatableBotTypes(q: Queryable, realm: RealmRow, user: Use
 function checkBotType(botType: number, allowed: number[]): void {
   if (!KNOWN_BOT_TYPES.has(botType)) throw Errors.badRequest("Invalid bot type");
   if (botType === BOT_TYPE.embedded) throw Errors.badRequest("Embedded bots are not enabled.");
-  if (botType === BOT_TYPE.outgoingWebhook)
-    throw Errors.badRequest("Outgoing webhook bots are not available on this server yet.");
   if (!allowed.includes(botType)) throw Errors.badRequest("Invalid bot type");
 }
 
@@ -76,6 +87,32 @@ export function checkBotFullName(raw: string): string {
   if (NAME_CONTROL_CHARACTERS.test(name)) throw Errors.badRequest("Invalid characters in name!");
   if (MENTION_SUFFIX.test(name)) throw Errors.badRequest("Invalid format!");
   return name;
+}
+
+function checkInterfaceType(interfaceType: number): void {
+  if (!INTERFACE_TYPES.has(interfaceType)) throw Errors.badRequest("Invalid interface type");
+}
+
+/**
+ * An outgoing-webhook bot's payload URL: absolute http(s), no credentials in it (the URL is shown
+ * in realm_bots), within MAX_PAYLOAD_URL_LENGTH. Deliveries go to exactly this URL (no redirects).
+ */
+export function checkPayloadUrl(raw: string): string {
+  const text = raw.trim();
+  if (text === "") throw Errors.badRequest("payload_url is required for outgoing webhook bots");
+  if (text.length > MAX_PAYLOAD_URL_LENGTH)
+    throw Errors.badRequest(`payload_url is too long (limit: ${MAX_PAYLOAD_URL_LENGTH} characters)`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw Errors.badRequest("payload_url is not a URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw Errors.badRequest("payload_url must be an http:// or https:// URL");
+  if (url.username !== "" || url.password !== "")
+    throw Errors.badRequest("payload_url must not contain a user name or password");
+  return url.toString();
 }
 
 async function checkNameAvailable(q: Queryable, realmId: number, name: string, exceptId?: number): Promise<void> {
@@ -109,6 +146,13 @@ async function channelName(q: Queryable, realmId: number, id: number | null | un
   return (await findStreamById(q, realmId, id))?.name ?? null;
 }
 
+/** The `services` of a bot object: an outgoing-webhook bot's URL, interface and token. */
+async function botServices(q: Queryable, bot: UserRow): Promise<Record<string, unknown>[]> {
+  if (bot.bot_type !== BOT_TYPE.outgoingWebhook) return [];
+  const rows = await botServicesOf(q, [bot.id]);
+  return rows.map((s) => ({ base_url: s.base_url, interface: s.interface, token: s.token }));
+}
+
 /** A bot as `realm_bots` and `realm_bot` events show it (feature level 474's shape). */
 export async function botObject(q: Queryable, bot: UserRow): Promise<Record<string, unknown>> {
   return {
@@ -116,8 +160,8 @@ export async function botObject(q: Queryable, bot: UserRow): Promise<Record<stri
     default_sending_stream: await channelName(q, bot.realm_id, bot.default_sending_stream_id),
     default_events_register_stream: await channelName(q, bot.realm_id, bot.default_events_register_stream_id),
     default_all_public_streams: bool(bot.default_all_public_streams),
-    // Only outgoing-webhook and embedded bots have services; this server creates neither yet.
-    services: [],
+    // Only outgoing-webhook and embedded bots have services; this server creates no embedded bots.
+    services: await botServices(q, bot),
   };
 }
 
@@ -158,6 +202,10 @@ export interface NewBotInput {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** Outgoing-webhook bots: where their deliveries go, in which format, and the service's name. */
+  payloadUrl?: string;
+  interfaceType?: number;
+  serviceName?: string;
 }
 
 export interface CreatedBot {
@@ -180,6 +228,7 @@ async function insertBot(
     sending?: StreamRow;
     register?: StreamRow;
     allPublic: boolean;
+    service?: { name: string; baseUrl: string; interface: number };
   },
 ): Promise<CreatedBot> {
   if (await findUserByEmail(trx, realm.id, input.email)) throw Errors.badRequest("Username already in use");
@@ -196,6 +245,17 @@ async function insertBot(
     default_all_public_streams: input.allPublic,
   };
   await updateUser(trx, created.user.id, defaults);
+  if (input.service) {
+    // The token the bot's server checks each delivery by (the reference's: an API-key-style string).
+    const { name, baseUrl, interface: iface } = input.service;
+    await insertBotService(trx, {
+      bot_id: created.user.id,
+      name,
+      base_url: baseUrl,
+      interface: iface,
+      token: generateApiKey(),
+    });
+  }
   const bot: UserRow = { ...created.user, ...defaults };
   const dict = await botObject(trx, bot);
   const notifications = [
@@ -222,6 +282,13 @@ export async function addBot(db: Db, actor: BotActor, externalUrl: string, input
   checkBotType(input.botType, allowed);
   const fullName = checkBotFullName(input.fullName);
   const email = botEmail(realm, externalUrl, input.shortName);
+  let service: { name: string; baseUrl: string; interface: number } | undefined;
+  if (input.botType === BOT_TYPE.outgoingWebhook) {
+    const iface = input.interfaceType ?? SERVICE_INTERFACE.generic;
+    checkInterfaceType(iface);
+    const baseUrl = checkPayloadUrl(input.payloadUrl ?? "");
+    service = { name: (input.serviceName ?? input.shortName).trim().slice(0, 100), baseUrl, interface: iface };
+  }
   return withTransaction(db, async (trx) => {
     const sending =
       input.defaultSendingStream === undefined
@@ -238,6 +305,7 @@ export async function addBot(db: Db, actor: BotActor, externalUrl: string, input
       sending,
       register,
       allPublic: input.defaultAllPublicStreams ?? false,
+      service,
     });
   });
 }
@@ -249,6 +317,8 @@ export async function createBotAsOperator(
   input: { ownerEmail: string; email: string; fullName: string; botType: number },
 ): Promise<CreatedBot> {
   if (!CREATABLE_BOT_TYPES.has(input.botType)) checkBotType(input.botType, []);
+  if (input.botType === BOT_TYPE.outgoingWebhook)
+    throw Errors.badRequest("Outgoing webhook bots need a payload URL: create them with POST /bots");
   const fullName = checkBotFullName(input.fullName);
   return withTransaction(db, async (trx) => {
     const owner = await findUserByEmail(trx, realm.id, input.ownerEmail);
@@ -331,6 +401,9 @@ export interface BotChanges {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** An outgoing-webhook bot's new payload URL; its interface is read only when the URL is given (the reference's rule). */
+  servicePayloadUrl?: string;
+  serviceInterface?: number;
 }
 
 const ROLES: ReadonlySet<number> = new Set(Object.values(ROLE));
@@ -345,8 +418,17 @@ export async function updateBot(
   const { realm, user } = actor;
   assertMemberOrAdmin(user);
   const fullName = changes.fullName === undefined ? undefined : checkBotFullName(changes.fullName);
+  const payloadUrl = changes.servicePayloadUrl === undefined ? undefined : checkPayloadUrl(changes.servicePayloadUrl);
+  const serviceInterface =
+    payloadUrl === undefined ? undefined : (changes.serviceInterface ?? SERVICE_INTERFACE.generic);
+  if (serviceInterface !== undefined) checkInterfaceType(serviceInterface);
   return withTransaction(db, async (trx) => {
     let bot = await accessBot(trx, actor, botId);
+    let servicesChanged = false;
+    if (payloadUrl !== undefined && bot.bot_type === BOT_TYPE.outgoingWebhook) {
+      await updateBotServices(trx, bot.id, { base_url: payloadUrl, interface: serviceInterface });
+      servicesChanged = true;
+    }
     const notifications: Notification[] = [];
     const fields: Partial<UserRow> = {};
 
@@ -410,12 +492,19 @@ export async function updateBot(
       }
     }
     const dict = await botObject(trx, bot);
+    if (servicesChanged)
+      notifications.push({
+        realmId: realm.id,
+        userIds: await botManagerIds(trx, bot),
+        event: { type: "realm_bot", op: "update", bot: { user_id: bot.id, services: dict.services } },
+      });
     const owner = bot.bot_owner_id === null ? undefined : await findUserById(trx, realm.id, bot.bot_owner_id);
     const response: Record<string, unknown> = {
       full_name: bot.full_name,
       avatar_url: null,
-      service_interface: 1,
-      service_payload_url: null,
+      // Echoes of the request, as the reference answers (null when not sent).
+      service_interface: serviceInterface ?? SERVICE_INTERFACE.generic,
+      service_payload_url: payloadUrl ?? null,
       config_data: null,
       default_sending_stream: dict.default_sending_stream,
       default_events_register_stream: dict.default_events_register_stream,

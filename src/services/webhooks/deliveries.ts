@@ -36,6 +36,8 @@ export interface DeliverySummary {
   error: string | null;
   duration_ms: number;
   replay_of: number | null;
+  /** "incoming", or "outgoing" for a delivery this server made to an outgoing-webhook bot. */
+  direction: string;
 }
 
 export interface DeliveryDetail extends DeliverySummary {
@@ -64,6 +66,7 @@ export function summary(row: WebhookDeliverySummaryRow): DeliverySummary {
     error: row.error,
     duration_ms: Number(row.duration_ms),
     replay_of: row.replay_of === null ? null : Number(row.replay_of),
+    direction: row.direction ?? "incoming",
   };
 }
 
@@ -141,6 +144,10 @@ export class WebhookDeliveries {
   /** Runs the stored delivery through the current plugin, templates and overrides; posts; logs it. */
   async replay(realm: RealmRow, user: UserRow, id: number): Promise<DeliverySummary> {
     const row = await this.visible(realm, user, id);
+    if (row.direction === "outgoing")
+      throw Errors.badRequest(
+        "This is a delivery to an outgoing-webhook bot: only received deliveries can be replayed",
+      );
     if (row.code === "INVALID_SIGNATURE")
       throw Errors.badRequest("This delivery was refused for its signature and cannot be replayed");
     if (row.body_truncated)

@@ -1,12 +1,13 @@
 // The webhook operations of one server process: delivery log (writer and pruner), template
 // overrides (with their cache), the log's read side and replay, the render threads, and the ingest
-// step they share.
+// step they share; and the deliveries to outgoing-webhook bots (outgoing.ts).
 import type { AppDeps } from "../../deps";
 import { PipelineThreads } from "../../webhooks/pipelineThreads";
 import { WebhookDeliveries } from "./deliveries";
 import { DeliveryLog } from "./deliveryLog";
 import { createWebhookDelivery } from "./delivery";
 import { createIngest, type Ingest } from "./ingest";
+import { OutgoingWebhooks } from "./outgoing";
 import { WebhookOverrides } from "./overrides";
 
 export interface WebhookOps {
@@ -16,6 +17,8 @@ export interface WebhookOps {
   ingest: Ingest;
   /** The render threads: deliveries, replays and previews run the pipeline there. */
   threads: PipelineThreads;
+  /** Posts messages that mention (or DM) outgoing-webhook bots to their URLs, after commit. */
+  outgoing: OutgoingWebhooks;
   /** Starts the render threads and loads every plugin on them (the server does, once it listens). */
   warmRenderThreads(): void;
   close(): Promise<void>;
@@ -27,10 +30,14 @@ export function createWebhookOps(deps: Omit<AppDeps, "webhookOps">): WebhookOps 
   const threads = new PipelineThreads(deps.config.webhookRender, deps.logger.child({ logger: "webhooks.render" }));
   const ingest = createIngest(createWebhookDelivery(deps), overrides, threads);
   const deliveries = new WebhookDeliveries(deps.db, deps.integrations, ingest);
+  const outgoing = new OutgoingWebhooks({
+    ...deps,
+    logger: deps.logger.child({ logger: "webhooks.outgoing" }),
+  });
   log.startPruning();
   const close = async () => {
-    await Promise.all([log.close(), threads.close()]);
+    await Promise.all([log.close(), threads.close(), outgoing.close()]);
   };
   const warmRenderThreads = () => threads.warm(deps.integrations.all().map((i) => i.dir));
-  return { log, overrides, deliveries, ingest, threads, warmRenderThreads, close };
+  return { log, overrides, deliveries, ingest, threads, outgoing, warmRenderThreads, close };
 }
