@@ -85,3 +85,13 @@ export async function deactivateSubscription(q: Queryable, userId: number, strea
 export async function listInactiveUserSubscriptions(q: Queryable, userId: number): Promise<SubscriptionRow[]> {
   return q<SubscriptionRow>("subscriptions").where({ user_id: userId, active: false }).orderBy("stream_id");
 }
+
+/** Sets personal properties of one active subscription (colour, mute, pin, notification settings). */
+export async function updateSubscriptionProperties(
+  q: Queryable,
+  userId: number,
+  streamId: number,
+  fields: Partial<Omit<SubscriptionRow, "id" | "user_id" | "stream_id" | "active">>,
+): Promise<void> {
+  await q("subscriptions").where({ user_id: userId, stream_id: streamId }).update(fields);
+}
