@@ -279,6 +279,7 @@ describe("deliveries", () => {
     await send(member, `no mention of ${bot.name} here`);
     await send(member, `\`\`\`\n@**${bot.name}** in a code block\n\`\`\``);
     await send(genericBot, `@**${bot.name}** from another bot`);
+    await send(member, `@_**${bot.name}** silently`);
     expect(receiver.at("/echo-triggers")).toHaveLength(0);
 
     await dm(member, [bot.id], "hello in private");
