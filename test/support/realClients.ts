@@ -138,7 +138,7 @@ export function run(
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
@@ -153,7 +153,10 @@ export function run(
       clearTimeout(timer);
       resolve({ code, stdout, stderr, timedOut });
     });
-    child.stdin!.end(options.input ?? "");
+    if (options.input !== undefined) {
+      child.stdin!.on("error", () => undefined); // a process that exits without reading its input
+      child.stdin!.end(options.input);
+    }
   });
 }
 
