@@ -18,6 +18,10 @@ const below = (layer, names) => ({
   message: `${layer} may not import ${names.map((n) => `${n}/`).join(", ")}: see "Architecture" in README.md.`,
 });
 
+// The framework helpers a plugin imports and never declares (FRAMEWORK_FUNCTIONS in src/webhooks/frameworkParts.ts).
+const FRAMEWORK_HELPER_NAMES =
+  "/^(changeList|codeBlock|commitList|compactDuration|durationBetween|firstLine|firstText|limitTopic|nonEmptyText|relativeTime|scalarText|sentenceList|shortSha)$/";
+
 /** One no-restricted-imports setting per group of files (a later block replaces an earlier one). */
 const restrict = (files, { paths = [], patterns = [], ignores = [] }) => ({
   files,
@@ -126,6 +130,21 @@ export default tseslint.config(
       { regex: "^[^.]", message: "A plugin imports no packages: what it needs comes from src/webhooks/plugin.ts." },
     ],
   }),
+  {
+    // A plugin does not write its own copy of a framework helper (the loader refuses it too:
+    // src/webhooks/frameworkParts.ts, FRAMEWORK_FUNCTIONS; test/unit/pluginLint.test.ts keeps the lists equal).
+    files: ["integrations/**/*.ts"],
+    ignores: ["integrations/**/*.test.ts", "integrations/**/*.d.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["VariableDeclarator", "FunctionDeclaration"].map((node) => ({
+          selector: `${node}[id.name=${FRAMEWORK_HELPER_NAMES}]`,
+          message: "A framework helper has this name: import it from src/webhooks/plugin instead of writing one.",
+        })),
+      ],
+    },
+  },
   restrict(["integrations/**/*.test.ts"], {
     patterns: [
       {

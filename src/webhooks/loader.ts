@@ -19,7 +19,7 @@ import {
 import type { Integration, LoadedEvent, TransformFn } from "./registry";
 import { checkTemplatePaths, resolveRef, scopeAt, type Schema } from "./templatePaths";
 import { checkTables, checkTableUses } from "./tables";
-import { frameworkPartials } from "./frameworkParts";
+import { frameworkPartials, transformCopies } from "./frameworkParts";
 
 /** integrations/_shared/ (and any folder starting with "_") holds what a few plugins share: never a plugin. */
 export const SHARED_DIR = "_shared";
@@ -408,6 +408,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     const file = path.join(dir, manifest.transform);
     if (!fs.existsSync(file)) problems.add(manifest.transform, "file not found");
     else {
+      // What the framework already has is not written again in a plugin (frameworkParts.ts).
+      for (const copy of transformCopies(fs.readFileSync(file, "utf8"))) problems.add(manifest.transform, copy);
       const mod = problems.attempt(
         manifest.transform,
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- plugins are found at start-up, by path

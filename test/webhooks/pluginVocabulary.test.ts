@@ -212,6 +212,40 @@ describe("framework partials", () => {
   });
 });
 
+describe("transforms that copy the framework", () => {
+  const withTransform = (source: string) =>
+    goodPlugin("demo", { "transform.ts": source }, { transform: "transform.ts" });
+
+  it("are refused when they declare a framework helper's name", () => {
+    expect(
+      problemsOf(withTransform("const firstText = (a: unknown) => a;\nexport default () => ({ x: firstText(1) });")),
+    ).toEqual([
+      "integrations/demo/transform.ts: declares 'firstText', a framework function: import it from src/webhooks/plugin instead",
+    ]);
+  });
+
+  it("are refused when they re-implement nonEmptyText under another name", () => {
+    expect(
+      problemsOf(
+        withTransform(
+          'const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);\n' +
+            "export default (p: unknown) => ({ t: text(p) });",
+        ),
+      ),
+    ).toEqual([
+      "integrations/demo/transform.ts: re-implements nonEmptyText (a trimmed non-empty string; scalarText also takes numbers): import it from src/webhooks/plugin",
+    ]);
+  });
+
+  it("are refused when they hold a status → emoji table", () => {
+    const table =
+      'const R = { a: { emoji: ":check:" }, b: { emoji: ":x:" }, c: { emoji: ":gear:" } };\nexport default () => ({ r: R });';
+    expect(problemsOf(withTransform(table))).toEqual([
+      'integrations/demo/transform.ts: has 3 emoji rows: a status → emoji table belongs in integration.json "tables", read with {{table}}',
+    ]);
+  });
+});
+
 describe("helpers", () => {
   const render = (source: string, view: unknown) => compileTemplate(source)(view, {}, {});
 
