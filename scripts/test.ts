@@ -16,7 +16,8 @@ for (let i = 0; i < args.length; i++) {
 
 const jest = require.resolve("jest/bin/jest");
 const tiers = [
-  { project: "pure", extra: [] },
+  // Every core: Jest's default leaves one free, which is one worker on a 2-core machine.
+  { project: "pure", extra: ["--maxWorkers=100%"] },
   { project: "e2e", extra: ["--runInBand"] },
 ];
 let failed = false;
@@ -29,6 +30,7 @@ for (const { project, extra } of tiers) {
     process.execPath,
     [
       jest,
+      // --selectProjects takes every word after it: a flag must follow before any path pattern.
       "--selectProjects",
       project,
       ...extra,
