@@ -34,7 +34,8 @@ export type ErrorCode =
   | "SERVICE_UNAVAILABLE"
   | "COMMIT_OUTCOME_UNKNOWN"
   | "AUTHENTICATION_FAILED"
-  | "CSRF_FAILED";
+  | "CSRF_FAILED"
+  | "PERMISSION_DENIED";
 
 /** HTTP status for each code when the caller does not pick one. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -72,6 +73,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   COMMIT_OUTCOME_UNKNOWN: 503,
   AUTHENTICATION_FAILED: 401,
   CSRF_FAILED: 403,
+  PERMISSION_DENIED: 400,
 };
 
 export class ApiError extends Error {
@@ -173,5 +175,7 @@ export const Errors = {
     new ApiError("BAD_REQUEST", `New password is too weak: ${problem}`, { var_name: name }),
   /** A cookie-authenticated change without its session's token, or a browser request from another site. */
   csrfFailed: (reason: string) => new ApiError("CSRF_FAILED", `CSRF error: ${reason}`),
+  /** The reference's refusal of a route meant for another kind of account (e.g. bot storage for a human). */
+  permissionDenied: (msg: string) => new ApiError("PERMISSION_DENIED", msg),
   webhookBotNotAllowed: () => new ApiError("BAD_REQUEST", "This API is not available to incoming webhook bots."),
 };

@@ -1,4 +1,4 @@
-// POST /fetch_api_key (email + password → API key) and PATCH /settings (for now: the password).
+// POST /fetch_api_key (email + password → API key) and PATCH /settings (the password, personal settings).
 import { ok } from "../http/envelope";
 import { hostSubdomain } from "../http/auth";
 import { P, parseParams } from "../http/params";
@@ -7,6 +7,7 @@ import { ApiError } from "../errors";
 import { findRealm } from "../services/realms/realms";
 import { apiKeyForPassword, checkPassword } from "../services/users/credentials";
 import { updateSettings } from "../services/users/settings";
+import { changeUserSettings, USER_SETTING_NAMES, userSettingParams } from "../services/people/userSettings";
 import type { WebSession } from "../web/session";
 import { actor, type RouteKit } from "./routeKit";
 
@@ -30,7 +31,9 @@ export function accountsRoutes({ router, deps, auth, open }: RouteKit): void {
 
   router.patch("/settings", auth, async (ctx) => {
     const me = actor(ctx);
-    const p = parseParams(ctx, { old_password: P.string(), new_password: P.string() });
+    const p = parseParams(ctx, { old_password: P.string(), new_password: P.string() }, USER_SETTING_NAMES);
+    // The personal settings (services/people/userSettings.ts) are all checked before anything changes.
+    const settings = userSettingParams(ctx.state.rawParams ?? {});
     const session = ctx.state.webSession as WebSession | undefined;
     await throttledPasswordCheck(
       deps,
@@ -45,6 +48,7 @@ export function accountsRoutes({ router, deps, auth, open }: RouteKit): void {
         ),
       (err) => err.extra.var_name === "old_password",
     );
+    await deps.bus.publish(await changeUserSettings(deps.db, me.user, settings));
     ok(ctx);
   });
 }

@@ -26,6 +26,8 @@ import { webhookOpsRoutes } from "./webhookOps";
 import { accountsRoutes } from "./accounts";
 import { botsRoutes } from "./bots";
 import { realmRoutes } from "./realm";
+import { peopleRoutes } from "./people";
+import { topicsRoutes } from "./topics";
 
 const AREAS: ((kit: RouteKit) => void)[] = [
   serverSettingsRoutes,
@@ -50,6 +52,8 @@ const AREAS: ((kit: RouteKit) => void)[] = [
   accountsRoutes,
   botsRoutes,
   realmRoutes,
+  peopleRoutes,
+  topicsRoutes,
 ];
 
 export function apiRouter(deps: AppDeps): Router {
