@@ -8,7 +8,7 @@ import { eventValueString } from "../webhooks/events";
 import { encodeBody } from "../webhooks/fixtures";
 import { loadIntegrationFolder, loadIntegrations } from "../webhooks/loader";
 import { CATEGORIES, type EventSpec, type Manifest } from "../webhooks/manifest";
-import { limitMarkdown, limitTopic } from "../webhooks/markdown";
+import { limitMarkdown, limitTopic } from "../webhooks/safeMarkdown";
 import { readPath } from "../webhooks/paths";
 import { runPipeline } from "../webhooks/pipeline";
 import { inferSchema } from "./inferSchema";

@@ -2,7 +2,7 @@
 // plugins: card fields, search text, events, URL options, the rendered doc and the test fixtures.
 import fs from "node:fs";
 import path from "node:path";
-import { renderMarkdown } from "../services/messages/markdown";
+import { renderMarkdown } from "../markdown/markdown";
 import { loadFixtureCases, type FixtureCase } from "../webhooks/fixtures";
 import type { Integration, IntegrationRegistry } from "../webhooks/registry";
 

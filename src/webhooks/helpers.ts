@@ -17,7 +17,7 @@ import {
   limitMarkdown,
   limitTopic,
   neutraliseMarkdown,
-} from "./markdown";
+} from "./safeMarkdown";
 import { joinLines } from "../text";
 
 type HelperOptions = Handlebars.HelperOptions;

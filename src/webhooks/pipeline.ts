@@ -13,7 +13,7 @@ import {
 } from "./events";
 import { hasLoneSurrogate, hasNullByte } from "../text";
 import { parseWebhookBody } from "./body";
-import { limitMarkdown, limitTopic } from "./markdown";
+import { limitMarkdown, limitTopic } from "./safeMarkdown";
 import { readPath } from "./paths";
 import type { TemplateFn } from "./helpers";
 import type { Integration, LoadedEvent } from "./registry";

@@ -4,7 +4,7 @@
 export type { TransformContext, TransformFn } from "./registry";
 export { defineTransform } from "./registry";
 // All of markdown.ts (escaping, links, length limits) is author-facing.
-export * from "./markdown";
+export * from "./safeMarkdown";
 /** safeMarkdown(text): a transform's finished Markdown, inserted by `{{value}}` without escaping. */
 export { markdownLink, safeMarkdown, type SafeMarkdown } from "./helpers";
 export {

@@ -1,6 +1,6 @@
 // Logic that several plugins' transforms share (HTML bodies, durations, git push summaries).
 // Plugins reach it through src/webhooks/plugin.ts, the one module they may import.
-import { escapeLinkText, escapeMarkdown, escapeUrl } from "./markdown";
+import { escapeLinkText, escapeMarkdown, escapeUrl } from "./safeMarkdown";
 import { sentenceList } from "./helpers";
 
 // nonEmptyText and compactDuration are template helpers too, so they live in helpers.ts.

@@ -4,7 +4,7 @@
 // At least 90% must match; the ones that do not are listed in README.md with the reason.
 import fs from "node:fs";
 import path from "node:path";
-import { renderMessageHtml } from "../../src/services/messages/markdown";
+import { renderMessageHtml } from "../../src/markdown/markdown";
 import { normaliseHtml } from "./htmlTree";
 
 interface ReferenceCase {

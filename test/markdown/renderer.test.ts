@@ -1,6 +1,6 @@
 // The renderer's own rules beyond the shared reference cases: custom emoji from the context,
 // unknown names, math errors, spoilers without a header, nested fences in quotes.
-import { renderMessageHtml } from "../../src/services/messages/markdown";
+import { renderMessageHtml } from "../../src/markdown/markdown";
 
 describe("message Markdown renderer", () => {
   it("renders a realm custom emoji as its image, before a Unicode emoji of the same name", () => {

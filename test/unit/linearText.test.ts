@@ -4,7 +4,7 @@
 // matter to each pattern, so that runs, line breaks and edge positions come up often.
 import fc from "fast-check";
 import { joinLines, trimEndChars, trimStartChars, withoutTrailingAngle } from "../../src/text";
-import { escapeMarkdown } from "../../src/webhooks/markdown";
+import { escapeMarkdown } from "../../src/webhooks/safeMarkdown";
 
 const from = (chars: string[], maxLength = 24) =>
   fc.array(fc.constantFrom(...chars), { maxLength }).map((parts) => parts.join(""));

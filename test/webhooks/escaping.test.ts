@@ -4,7 +4,7 @@
 // URLs, `{{{raw}}}` is raw, and topics / directWhen are plain text.
 import path from "node:path";
 import { compileTemplate } from "../../src/webhooks/helpers";
-import { neutraliseMarkdown } from "../../src/webhooks/markdown";
+import { neutraliseMarkdown } from "../../src/webhooks/safeMarkdown";
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 

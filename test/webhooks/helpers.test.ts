@@ -1,6 +1,6 @@
 // The template helper library and Markdown limits (pure functions, no server).
 import { compileTemplate, HELPER_NAMES } from "../../src/webhooks/helpers";
-import { escapeMarkdown, limitMarkdown, limitTopic } from "../../src/webhooks/markdown";
+import { escapeMarkdown, limitMarkdown, limitTopic } from "../../src/webhooks/safeMarkdown";
 
 const render = (source: string, view: unknown = {}, data: Record<string, unknown> = {}) =>
   compileTemplate(source)(view, data, {});

@@ -14,7 +14,7 @@ import { findUserById, listRealmUsers } from "../../db/users";
 import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
 import { nameKey, normalizeName } from "../../names";
-import { renderMarkdown } from "../messages/markdown";
+import { renderMarkdown } from "../../markdown/markdown";
 import { sendMessageInTransaction } from "../messages/send";
 import { isAdmin } from "../users/users";
 import { canAccessChannel } from "./channels";

@@ -6,7 +6,7 @@ import { bool, nowSeconds, type RealmRow, type StreamRow, type UserRow } from ".
 import { findStreamById, findStreamByName, insertStream, listRealmStreams } from "../../db/streams";
 import { activeSubscriberIds, isSubscribed, listUserSubscriptions } from "../../db/subscriptions";
 import { Errors } from "../../errors";
-import { renderMarkdown } from "../messages/markdown";
+import { renderMarkdown } from "../../markdown/markdown";
 import { isAdmin, isGuest } from "../users/users";
 
 export const MAX_STREAM_NAME_LENGTH = 60;

@@ -16,7 +16,7 @@ import { withTransaction } from "../../db/transaction";
 import { activeRealmUserIds } from "../../db/users";
 import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
-import { renderMarkdown } from "../messages/markdown";
+import { renderMarkdown } from "../../markdown/markdown";
 import { unprintablePosition } from "./nameChecks";
 import { assertAdmin } from "../users/users";
 import { nameKey, normalizeName } from "../../names";

@@ -4,7 +4,7 @@ import type { Queryable } from "../../db/knex";
 import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { linkableAttachmentIds, linkMessageAttachments } from "../uploads/attachments";
 import { usersWhoMuted } from "../../db/mutedUsers";
-import { renderMessage, type MentionsFound } from "./markdown";
+import { renderMessage, type MentionsFound } from "../../markdown/markdown";
 import { mentionFlagsByUser } from "./mentionFlags";
 import { resolveRenderContext } from "./renderContext";
 import { checkCanCreateTopic, checkTopicsPolicy } from "./topicsPolicy";

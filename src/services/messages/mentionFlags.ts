@@ -9,7 +9,7 @@ import { memberIdsOfGroups } from "../../db/groups";
 import { FLAG_BITS, topicSenderIds } from "../../db/messages";
 import { ROLE, type StreamRow, type UserRow } from "../../db/rows";
 import { Errors } from "../../errors";
-import type { MentionsFound } from "./markdown";
+import type { MentionsFound } from "../../markdown/markdown";
 
 export const WILDCARD_MENTION_THRESHOLD = 15;
 

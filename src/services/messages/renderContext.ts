@@ -7,8 +7,8 @@ import { listRealmEmoji } from "../../db/realmEmoji";
 import { bool, type RealmRow } from "../../db/rows";
 import { findStreamByName } from "../../db/streams";
 import { findActiveUsersByFullNames, findUsersByIds } from "../../db/users";
-import { activeLinkifiers } from "../linkifiers/markdown";
-import type { CustomEmoji, MentionableUser, RenderContext } from "./markdownRules/context";
+import { activeLinkifiers } from "../linkifiers/active";
+import type { CustomEmoji, MentionableUser, RenderContext } from "../../markdown/rules/context";
 
 async function customEmoji(q: Queryable, realmId: number): Promise<Map<string, CustomEmoji>> {
   const byName = new Map<string, CustomEmoji>();

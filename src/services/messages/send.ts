@@ -15,7 +15,7 @@ import type { Notification } from "../../events/bus";
 import { assertCanPostToChannel, getChannelByNameOrId } from "../channels/channels";
 import { formatMessages } from "./format";
 import { messageHooks } from "./hooks";
-import type { MentionsFound } from "./markdown";
+import type { MentionsFound } from "../../markdown/markdown";
 import { normalizeName } from "../../names";
 
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from "../../limits";

@@ -14,7 +14,7 @@ import { withTransaction } from "../../db/transaction";
 import { findUsersByIds } from "../../db/users";
 import { Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
-import { renderWithLinkifiers } from "../linkifiers/markdown";
+import { renderWithLinkifiers } from "../linkifiers/active";
 import { fieldNotFound } from "./fields";
 import { normalizeValue, RENDERED_TYPES } from "./types";
 import { activeRealmUserIds } from "../../db/users";

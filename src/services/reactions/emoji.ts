@@ -1,11 +1,11 @@
 // Emoji names and codes for reactions: Unicode emoji from the one table the Markdown renderer uses
-// (markdownRules/emojiData.ts: the reference's names and aliases, its codes without variation
+// (src/markdown/rules/emojiData.ts: the reference's names and aliases, its codes without variation
 // selectors), the realm's custom emoji (realm_emoji rows, by id) and Zulip's extra emoji (`zulip`).
 import type { Queryable } from "../../db/knex";
 import { findActiveRealmEmojiByName, findRealmEmojiById } from "../../db/realmEmoji";
 import { bool } from "../../db/rows";
 import { Errors } from "../../errors";
-import { unicodeEmojiByCode, unicodeEmojiByName } from "../messages/markdownRules/emojiData";
+import { unicodeEmojiByCode, unicodeEmojiByName } from "../../markdown/rules/emojiData";
 
 const codeOfName = (name: string) => unicodeEmojiByName(name)?.code;
 

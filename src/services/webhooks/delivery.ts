@@ -10,7 +10,7 @@ import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { findStreamById, findStreamByName } from "../../db/streams";
 import { claimDeliveryId, releaseDeliveryId, type ClaimKey } from "../../db/webhookOps";
 import { ApiError } from "../../errors";
-import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
+import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
 import type { PipelineResult, RenderedMessage } from "../../webhooks/pipeline";
 import type { Integration } from "../../webhooks/registry";
 import type { Destination, SendInput } from "../messages/send";

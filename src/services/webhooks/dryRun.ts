@@ -6,7 +6,7 @@
 import type { RealmRow } from "../../db/rows";
 import { ApiError } from "../../errors";
 import type { ExpectedCase, ExpectedMessage } from "../../webhooks/fixtures";
-import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
+import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
 import { settlePipeline, type WebhookRequest } from "../../webhooks/pipeline";
 import type { Integration } from "../../webhooks/registry";
 import { normalizeContent, normalizeTopic } from "../messages/send";

@@ -4,7 +4,7 @@
 import type { AppDeps } from "../../deps";
 import { findUserById } from "../../db/users";
 import type { RealmRow, UserRow } from "../../db/rows";
-import { escapeMarkdown } from "../../webhooks/markdown";
+import { escapeMarkdown } from "../../webhooks/safeMarkdown";
 
 export const NOTICE_INTERVAL_MS = 10 * 60 * 1000;
 

@@ -89,7 +89,7 @@ export async function withPostedMessages(
           readable: true,
           channel: stream?.name ?? null,
           topic: message.topic,
-          // Stored output of the Markdown renderer, which escapes raw HTML (services/messages/markdown.ts).
+          // Stored output of the Markdown renderer, which escapes raw HTML (src/markdown/markdown.ts).
           renderedHtml: message.rendered_content,
           sentAt: Number(message.date_sent),
         });

@@ -3,10 +3,10 @@
 // claimed, and signatures are not checked.
 import type { RealmRow } from "../../db/rows";
 import { ApiError, Errors } from "../../errors";
-import { limitMarkdown, limitTopic } from "../../webhooks/markdown";
+import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
 import type { PipelineThreads } from "../../webhooks/pipelineThreads";
 import type { IntegrationRegistry } from "../../webhooks/registry";
-import { renderMarkdown } from "../messages/markdown";
+import { renderMarkdown } from "../../markdown/markdown";
 import type { WebhookOverrides } from "./overrides";
 
 export interface PreviewInput {

@@ -6,7 +6,7 @@
 //   and followed only by punctuation up to a space or the end (so `src=http://x<b>` stays text);
 // - paragraphs keep their trailing spaces.
 import type { MarkdownIt, StateCore, StateInline, Token } from "./markdownItTypes";
-import { trimEndChars } from "../../../text";
+import { trimEndChars } from "../../text";
 
 type InlineRule = (state: StateInline, silent: boolean) => boolean;
 

@@ -1,6 +1,6 @@
 // What a message renders against, resolved by the caller (the message service reads the database;
 // the renderer itself stays a pure function of text + this context).
-import type { ActiveLinkifier } from "../../linkifiers/markdown";
+import type { ActiveLinkifier } from "./linkifiers";
 
 export interface CustomEmoji {
   id: number;

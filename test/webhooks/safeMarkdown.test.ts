@@ -8,7 +8,7 @@ import {
   limitMarkdown,
   limitTopic,
   neutraliseMarkdown,
-} from "../../src/webhooks/markdown";
+} from "../../src/webhooks/safeMarkdown";
 
 describe("escapeMarkdown", () => {
   it("escapes every inline formatting character", () => {

@@ -3,7 +3,7 @@
 // inside math.
 import katex from "katex";
 import type { MarkdownIt } from "./markdownItTypes";
-import { trimEndChars } from "../../../text";
+import { trimEndChars } from "../../text";
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

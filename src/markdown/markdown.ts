@@ -2,18 +2,19 @@
 // never passed through). A pure module: text + a RenderContext the caller resolved (custom emoji,
 // users, channels, linkifiers…); the message service does the database lookups.
 import MarkdownIt from "markdown-it";
-import { noMentions, type MentionsFound, type RenderContext } from "./markdownRules/context";
-import { useChannelLinks } from "./markdownRules/channelLinks";
-import { useEmoji } from "./markdownRules/emoji";
-import { useFences } from "./markdownRules/fences";
-import { useInlineDialect } from "./markdownRules/inlineDialect";
-import { nestListsByTwoSpaces, useReferenceLists } from "./markdownRules/listIndent";
-import { useInlineMath } from "./markdownRules/math";
-import { useMentions } from "./markdownRules/mentions";
-import { useTimeSyntax } from "./markdownRules/time";
-import { trimEndChars } from "../../text";
+import { noMentions, type MentionsFound, type RenderContext } from "./rules/context";
+import { useChannelLinks } from "./rules/channelLinks";
+import { useEmoji } from "./rules/emoji";
+import { useFences } from "./rules/fences";
+import { useInlineDialect } from "./rules/inlineDialect";
+import { nestListsByTwoSpaces, useReferenceLists } from "./rules/listIndent";
+import { useLinkifiers } from "./rules/linkifiers";
+import { useInlineMath } from "./rules/math";
+import { useMentions } from "./rules/mentions";
+import { useTimeSyntax } from "./rules/time";
+import { trimEndChars } from "../text";
 
-export type { MentionsFound, RenderContext } from "./markdownRules/context";
+export type { MentionsFound, RenderContext } from "./rules/context";
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
 
@@ -35,6 +36,7 @@ useEmoji(md);
 useMentions(md);
 useChannelLinks(md);
 useTimeSyntax(md);
+useLinkifiers(md);
 
 // Most links are plain ASCII http(s) URLs, which markdown-it's normalizeLink (parse, punycode,
 // percent-encoding, format again) returns unchanged: those skip the work.
@@ -85,5 +87,3 @@ export function renderMessage(content: string, context: RenderContext = {}): { h
 export function renderMarkdown(content: string): string {
   return renderMessageHtml(content);
 }
-
-export { md as markdownIt };

@@ -2,7 +2,7 @@
 // <pre><span></span><code>…</code></pre></div>, trailing whitespace trimmed from each line.
 // Languages we can highlight get the reference's (Pygments) token classes; others stay plain.
 import { highlight, highlighterFor } from "./highlight";
-import { trimEndChars } from "../../../text";
+import { trimEndChars } from "../../text";
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
