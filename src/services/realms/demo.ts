@@ -12,6 +12,18 @@ import { createRealm } from "./realms";
 import { createBot, createUser } from "../users/users";
 import { writeZuliprc } from "../users/zuliprc";
 import { setPassword } from "../users/credentials";
+import { findUserById } from "../../db/users";
+import { sendMessageInTransaction } from "../messages/send";
+
+export const WELCOME_TOPIC = "welcome";
+
+function welcomeText(site: string): string {
+  return (
+    "Welcome to the **Switchboard Demo** organization! :wave:\n\n" +
+    `This is the #**general** channel. Post here from any Zulip client (${site}), ` +
+    "or send a webhook to the **Webhook Bot** and watch its message arrive."
+  );
+}
 
 /** 4 groups of 5 letters and digits (about 119 bits), easy to type from a terminal. */
 function generatePassword(): string {
@@ -74,6 +86,16 @@ async function seedDemo(
       trx,
       [owner.id, member.user.id].map((user_id) => ({ user_id, stream_id: stream.id })),
     );
+    // A first message: clients such as zulip-terminal cannot start on an empty message list.
+    const bot = await findUserById(trx, realm.id, realm.notification_bot_id!);
+    if (bot)
+      await sendMessageInTransaction(trx, {
+        realm,
+        sender: bot,
+        destination: { type: "stream", stream: stream.id, topic: WELCOME_TOPIC },
+        content: welcomeText(options.externalUrl),
+        client: "Internal",
+      });
   });
   const site = options.externalUrl;
   // The owner signs in on the web with a generated password; their API key is sealed under it, so
