@@ -270,6 +270,44 @@ describeWithClients("python-zulip-api", {}, () => {
     await printer.stop();
   });
 
+  it("the example scripts edit, read the history of, star, and delete a message; alert words, topics, muting, users", async () => {
+    const rc = zuliprc("owner", server.users.owner);
+    const example = (name: string, ...args: string[]) =>
+      python([script("zulip", "zulip", "examples", name), "--config-file", rc, ...args]);
+    const id = await send(server.users.owner, { type: "stream", to: "general", topic: "examples", content: "before" });
+    await example("edit-message", "--message-id", String(id), "--content", "after");
+    const history = await example("message-history", String(id));
+    expect(history.stdout).toMatch(/'content': 'before'[\s\S]*'content': 'after'/);
+    await example("update-message-flags", "add", "starred", String(id));
+    const starred = await server.as(server.users.owner).get(`/messages/${id}`);
+    expect(starred.body.message.content).toBe("<p>after</p>");
+    expect(starred.body.message.flags).toContain("starred");
+    await example("alert-words", "add", "pizza");
+    expect((await server.as(server.users.owner).get("/users/me/alert_words")).body.alert_words).toEqual(["pizza"]);
+    const topics = await example("get-stream-topics", "--stream-id", String(server.general.id));
+    expect(topics.stdout).toMatch(/'name': 'examples', 'max_id': \d+/);
+    await example("mute-topic", "mute", "general", "examples");
+    const muted = await server.as(server.users.owner).post("/register", { fetch_event_types: ["user_topic"] });
+    expect(muted.body.user_topics).toEqual([
+      expect.objectContaining({ stream_id: server.general.id, topic_name: "examples", visibility_policy: 1 }),
+    ]);
+    await example(
+      "create-user",
+      "--new-email",
+      "newcomer@test.example",
+      "--new-password",
+      "a-long-Passw0rd",
+      "--new-full-name",
+      "Nia Newcomer",
+      "--new-short-name",
+      "nia",
+    );
+    const users = await example("list-users");
+    expect(users.stdout).toContain("newcomer@test.example");
+    await example("delete-message", String(id));
+    expect((await server.as(server.users.owner).get(`/messages/${id}`)).status).toBe(400);
+  });
+
   it("upload-file uploads through the Python client (file part without a Content-Type)", async () => {
     const file = path.join(clients.dir, "notes.txt");
     const bytes = "uploaded by the Python client\n";
