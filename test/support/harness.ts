@@ -24,6 +24,7 @@ import { insertChannel } from "../../src/services/channels/channels";
 import { createRealm } from "../../src/services/realms/realms";
 import { createBot, createUser } from "../../src/services/users/users";
 import { ApiClient } from "./client";
+import { copyMigratedTemplate } from "./mysqlTemplate";
 
 export interface TestUser extends UserRow {
   apiKey: string;
@@ -143,12 +144,21 @@ export interface TestServerOptions {
   integrations?: readonly string[] | "all";
 }
 
+/** A fresh MySQL database already at the latest migration (a copy of the template), or a fresh SQLite one. */
+async function migratedDatabaseUrl(): ReturnType<typeof freshDatabaseUrl> {
+  const database = await freshDatabaseUrl();
+  const base = process.env.TEST_DATABASE_URL;
+  // An empty database is left as it is if the copy cannot be made: the app then migrates it.
+  if (base && database.url) await copyMigratedTemplate(base, new URL(database.url).pathname.slice(1));
+  return database;
+}
+
 export async function startTestServer(
   env: Record<string, string> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-"));
-  const database = await freshDatabaseUrl();
+  const database = await migratedDatabaseUrl();
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
