@@ -253,6 +253,12 @@ const textHelpers: Record<string, HelperFn> = {
     const row = tableRow(options.data?.tables as Tables | undefined, str(name), key);
     return field === undefined ? row : row?.[str(field)];
   },
+  contains: (text, part) => str(plain(text)).includes(str(plain(part))),
+  /** The text without one trailing `suffix` (`{{trimSuffix admin_url "/"}}`). */
+  trimSuffix: (text, suffix) => {
+    const [s, end] = [str(plain(text)), str(plain(arg(suffix)))];
+    return end !== "" && s.endsWith(end) ? s.slice(0, -end.length) : s;
+  },
   compactDuration: (seconds) => (typeof arg(seconds) === "number" ? compactDuration(seconds) : undefined),
   durationBetween: (from, to) => durationBetween(arg(from), arg(to)),
   firstLine: (text) => firstLine(arg(text)),

@@ -98,7 +98,7 @@ export interface Manifest {
   /**
    * View fields computed by plain-text templates, in order, after the transform: each sees the
    * payload, the transform's fields and the outputs above it (`"took": "{{durationBetween a b}}"`).
-   * An output that renders blank is absent.
+   * An output that renders empty is absent.
    */
   outputs?: Record<string, string>;
   /** Folders of integrations/_shared/ whose templates (and partials) this plugin uses as its own. */

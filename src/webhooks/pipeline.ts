@@ -199,7 +199,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
   const render = (fn: typeof event.template, v: unknown) => (fn ? fn(v, data, integration.partials) : "");
   for (const [name, output] of integration.outputs) {
     const text = render(output, view);
-    if (text.trim() === "") delete view[name];
+    if (text === "") delete view[name];
     else view[name] = text;
   }
   const isDirect = (v: unknown) =>

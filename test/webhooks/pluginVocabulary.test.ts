@@ -276,6 +276,14 @@ describe("helpers", () => {
     expect(changeList("not a list")).toBe("");
   });
 
+  it("contains and trimSuffix: plain text tests and one trailing suffix removed", () => {
+    expect(render('{{#if (contains (lower t) "db-1")}}yes{{else}}no{{/if}}', { t: "Agent on DB-1 down" })).toBe("yes");
+    expect(render('{{#if (contains t "x")}}yes{{else}}no{{/if}}', {})).toBe("no");
+    expect(
+      render('{{trimSuffix u "/"}}|{{trimSuffix v "/"}}', { u: "https://a.example//", v: "https://a.example" }),
+    ).toBe("https://a.example/|https://a.example");
+  });
+
   it("durationBetween and compactDuration: compact words, nothing for a missing or reversed span", () => {
     expect(durationBetween("2026-01-01T10:00:00Z", "2026-01-01T11:03:10Z")).toBe("1 h 3 min");
     expect(durationBetween("2026-01-01T10:00:05Z", "2026-01-01T10:00:00Z")).toBeUndefined();
@@ -291,7 +299,7 @@ describe("outputs", () => {
     properties: { started: { type: "string" }, finished: { type: "string" }, by: { type: "string" } },
   });
 
-  it("adds view fields from plain-text templates, in order, each seeing those above it; a blank one is absent", () => {
+  it("adds view fields from plain-text templates, in order, each seeing those above it; an empty one is absent", () => {
     const integration = load(
       goodPlugin(
         "demo",
