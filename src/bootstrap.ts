@@ -5,7 +5,7 @@ import Redis from "ioredis";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import type { AppDeps } from "./deps";
-import { CACHE_INVALIDATION, cachesOf, SHARED_TTL_MS } from "./db/cache";
+import { CACHE_INVALIDATION, cachesOf, SHARED_TTL_MS, type CacheTag } from "./db/cache";
 import { createDb, migrateLatest } from "./db/knex";
 import { WAL_CHECKPOINTER_DEFAULTS } from "./db/walCheckpointer";
 import {
@@ -96,7 +96,7 @@ export async function createDeps(
   const caches = cachesOf(db);
   caches.remote = (tags) => bus.broadcast({ kind: CACHE_INVALIDATION, tags });
   bus.onBroadcast((message) => {
-    if (message.kind === CACHE_INVALIDATION) caches.invalidateLocal(message.tags as string[]);
+    if (message.kind === CACHE_INVALIDATION) caches.invalidateLocal(message.tags as CacheTag[]);
     if (message.kind === RESYNC) caches.clear();
   });
   if (config.redisUrl) caches.ttlMs = SHARED_TTL_MS;

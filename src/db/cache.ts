@@ -1,14 +1,51 @@
 // Bounded caches for the rows the hot paths read again and again (API key → user, realm, channel,
 // subscribers, linkifiers, mutes, custom emoji, users/channels for formatting).
 //
-// Every entry carries tags naming what it was built from (`user:7`, `stream:3`, `subs`, …). The db/
-// writers of those rows call `invalidate(q, tags)`: the entries go at once in this process and, after
+// Every entry carries tags naming what it was built from (a CacheTag: `user:7`, `stream:3`, `subs`…).
+// The db/ writers of those rows call `invalidate(q, tags)`: the entries go at once in this process and, after
 // the transaction commits, in every other process (the wiring in bootstrap.ts carries the tags over the
 // event bus; db/ knows nothing of the bus). A load racing with an invalidation is not stored (a
 // generation counter), and every entry expires after a while so a change no invalidation announces (the
 // CLI or an operator without Redis, Redis down) is seen within that time.
 import type { Knex } from "knex";
 import type { Queryable } from "./knex";
+
+/**
+ * The tags an entry can carry: what it was built from. Writers and readers build them with
+ * `cacheTag` below, so a misspelt tag is a type error rather than an invalidation that never hits.
+ */
+export type CacheTag =
+  | `user:${number}`
+  | `stream:${number}`
+  | `realm:${number}`
+  | `subs:${number}`
+  | `mutes:${number}`
+  | `reactions:${number}`
+  | `presence:${number}`
+  | "subs"
+  | "linkifiers"
+  | "emoji"
+  | "*";
+
+export const cacheTag = {
+  user: (id: number) => `user:${id}` as const,
+  stream: (id: number) => `stream:${id}` as const,
+  realm: (id: number) => `realm:${id}` as const,
+  /** One channel's subscriber lists. */
+  subscribers: (streamId: number) => `subs:${streamId}` as const,
+  /** Every channel's subscriber lists (a user's activation changes them all). */
+  allSubscribers: "subs",
+  /** Who muted this user. */
+  mutesOf: (mutedUserId: number) => `mutes:${mutedUserId}` as const,
+  reactions: (messageId: number) => `reactions:${messageId}` as const,
+  presence: (realmId: number) => `presence:${realmId}` as const,
+  /** Every realm's linkifiers. */
+  linkifiers: "linkifiers",
+  /** Every realm's custom emoji. */
+  emoji: "emoji",
+  /** Everything cached. */
+  everything: "*",
+} as const satisfies Record<string, CacheTag | ((id: number) => CacheTag)>;
 
 const MAX_ENTRIES_PER_CACHE = 10_000;
 /** Lifetime of an entry when no process outside this one can tell us of changes (no Redis). */
@@ -18,7 +55,7 @@ export const SHARED_TTL_MS = 60_000;
 
 interface Entry {
   value: unknown;
-  tags: readonly string[];
+  tags: readonly CacheTag[];
   expires: number;
 }
 
@@ -33,7 +70,7 @@ function freeze<V>(value: V): V {
 
 class CacheRegistry {
   private readonly caches = new Map<string, Map<string, Entry>>();
-  private readonly byTag = new Map<string, Set<string>>();
+  private readonly byTag = new Map<CacheTag, Set<string>>();
   private generation = 0;
   /**
    * Without a cross-process bus, writers outside this process (the CLI, an operator's SQL) cannot
@@ -42,9 +79,9 @@ class CacheRegistry {
    */
   ttlMs = LOCAL_TTL_MS;
   /** Sends tags to the other processes; set by bootstrap when a cross-process bus exists. */
-  remote?: (tags: string[]) => Promise<void>;
+  remote?: (tags: CacheTag[]) => Promise<void>;
   /** Tags written inside open transactions, published to the other processes after commit. */
-  readonly pending = new WeakMap<object, Set<string>>();
+  readonly pending = new WeakMap<object, Set<CacheTag>>();
   /**
    * Loads under way, by cache and key: when an entry expires under load, the concurrent readers
    * share one load instead of each querying (a stampede of ~50 identical reads a second per key).
@@ -56,7 +93,7 @@ class CacheRegistry {
   async read<V>(
     cache: string,
     key: string,
-    tagsOf: (value: V) => string[],
+    tagsOf: (value: V) => CacheTag[],
     load: () => Promise<V | undefined>,
     /** false: answer with the value but do not keep it (e.g. a deactivated user, so a reactivation is seen at once). */
     keep: (value: V) => boolean = () => true,
@@ -95,7 +132,7 @@ class CacheRegistry {
   async readMany<V>(
     cache: string,
     keys: string[],
-    tagsOf: (value: V) => string[],
+    tagsOf: (value: V) => CacheTag[],
     load: (missing: string[]) => Promise<Map<string, V>>,
   ): Promise<Map<string, V>> {
     const entries = this.entries(cache);
@@ -117,10 +154,10 @@ class CacheRegistry {
     return out;
   }
 
-  invalidateLocal(tags: Iterable<string>): void {
+  invalidateLocal(tags: Iterable<CacheTag>): void {
     this.generation++;
     for (const tag of tags) {
-      if (tag === "*") {
+      if (tag === cacheTag.everything) {
         this.clear();
         return;
       }
@@ -143,7 +180,7 @@ class CacheRegistry {
     return entries;
   }
 
-  private store(cache: string, key: string, value: unknown, tags: string[]): void {
+  private store(cache: string, key: string, value: unknown, tags: CacheTag[]): void {
     const entries = this.entries(cache);
     if (entries.size >= MAX_ENTRIES_PER_CACHE) this.drop(`${cache}\u0000${entries.keys().next().value}`);
     const full = `${cache}\u0000${key}`;
@@ -188,7 +225,7 @@ export function cachedRead<V>(
   q: Queryable,
   cache: string,
   key: string,
-  tagsOf: (value: V) => string[],
+  tagsOf: (value: V) => CacheTag[],
   load: () => Promise<V | undefined>,
   keep?: (value: V) => boolean,
 ): Promise<V | undefined> {
@@ -202,7 +239,7 @@ export const CACHE_INVALIDATION = "cache-invalidation";
  * Called by a db/ writer after its write: the tagged entries go now in this process; the other
  * processes are told at once outside a transaction, or by `flushInvalidations` after the commit.
  */
-export async function invalidate(q: Queryable, tags: string[]): Promise<void> {
+export async function invalidate(q: Queryable, tags: CacheTag[]): Promise<void> {
   const registry = cachesOf(q);
   registry.invalidateLocal(tags);
   if ((q as Knex.Transaction).isTransaction) {

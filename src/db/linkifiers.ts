@@ -1,5 +1,5 @@
 // linkifiers: a realm's ordered regex → URL template rules.
-import { cachedRead, invalidate } from "./cache";
+import { cachedRead, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 
@@ -25,7 +25,7 @@ export async function listLinkifiers(q: Queryable, realmId: number): Promise<Lin
     q,
     "linkifiers",
     String(realmId),
-    () => ["linkifiers"],
+    () => [cacheTag.linkifiers],
     () =>
       q<LinkifierRow>("linkifiers")
         .where({ realm_id: realmId })
@@ -48,16 +48,16 @@ export async function insertLinkifier(q: Queryable, realmId: number, fields: Lin
     realm_id: realmId,
     sort_order: Number(row?.m ?? -1) + 1,
   });
-  await invalidate(q, ["linkifiers"]);
+  await invalidate(q, [cacheTag.linkifiers]);
   return id;
 }
 
 export async function updateLinkifier(q: Queryable, id: number, fields: Partial<LinkifierRow>): Promise<void> {
   await q("linkifiers").where({ id }).update(fields);
-  await invalidate(q, ["linkifiers"]);
+  await invalidate(q, [cacheTag.linkifiers]);
 }
 
 export async function deleteLinkifier(q: Queryable, id: number): Promise<void> {
   await q("linkifiers").where({ id }).delete();
-  await invalidate(q, ["linkifiers"]);
+  await invalidate(q, [cacheTag.linkifiers]);
 }

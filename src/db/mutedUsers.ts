@@ -1,5 +1,5 @@
 // muted_users: who muted whom, and when.
-import { cachedRead, invalidate } from "./cache";
+import { cachedRead, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { FLAG_BITS, setUserMessageFlag } from "./messages";
 
@@ -16,12 +16,12 @@ export async function findMute(q: Queryable, userId: number, mutedUserId: number
 
 export async function insertMute(q: Queryable, userId: number, mutedUserId: number, when: number): Promise<void> {
   await q("muted_users").insert({ user_id: userId, muted_user_id: mutedUserId, date_muted: when });
-  await invalidate(q, [`mutes:${mutedUserId}`]);
+  await invalidate(q, [cacheTag.mutesOf(mutedUserId)]);
 }
 
 export async function deleteMute(q: Queryable, userId: number, mutedUserId: number): Promise<number> {
   const deleted = await q("muted_users").where({ user_id: userId, muted_user_id: mutedUserId }).delete();
-  await invalidate(q, [`mutes:${mutedUserId}`]);
+  await invalidate(q, [cacheTag.mutesOf(mutedUserId)]);
   return deleted;
 }
 
@@ -37,7 +37,7 @@ export async function usersWhoMuted(q: Queryable, senderId: number, candidateIds
     q,
     "mutedBy",
     String(senderId),
-    () => [`mutes:${senderId}`],
+    () => [cacheTag.mutesOf(senderId)],
     async () => {
       const rows = await q("muted_users").where({ muted_user_id: senderId }).select("user_id");
       return rows.map((r: { user_id: number }) => r.user_id);

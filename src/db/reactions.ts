@@ -1,5 +1,5 @@
 // reactions rows. (Custom emoji lookups live in realmEmoji.ts.)
-import { cachesOf, invalidate } from "./cache";
+import { cachesOf, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 
 export interface ReactionRow {
@@ -17,7 +17,7 @@ interface MessageReactions {
   rows: readonly ReactionRow[];
 }
 
-const reactionTags = (messageId: number) => [`reactions:${messageId}`];
+const reactionTags = (messageId: number) => [cacheTag.reactions(messageId)];
 
 export async function findReaction(
   q: Queryable,

@@ -1,5 +1,5 @@
 // Custom emoji rows. Deactivated emoji are kept: old messages and reactions still show them.
-import { cachedRead, invalidate } from "./cache";
+import { cachedRead, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import { bool } from "./rows";
@@ -18,7 +18,7 @@ export interface RealmEmojiRow {
 
 export async function insertRealmEmoji(q: Queryable, row: Omit<RealmEmojiRow, "id">): Promise<number> {
   const id = await insertReturningId(q, "realm_emoji", row);
-  await invalidate(q, ["emoji"]);
+  await invalidate(q, [cacheTag.emoji]);
   return id;
 }
 
@@ -27,7 +27,7 @@ export async function listRealmEmoji(q: Queryable, realmId: number): Promise<Rea
     q,
     "emoji",
     String(realmId),
-    () => ["emoji"],
+    () => [cacheTag.emoji],
     () => q<RealmEmojiRow>("realm_emoji").where({ realm_id: realmId }).orderBy("id"),
   );
   return rows ?? [];
@@ -52,5 +52,5 @@ export async function findRealmEmojiById(
 
 export async function deactivateRealmEmoji(q: Queryable, id: number): Promise<void> {
   await q("realm_emoji").where({ id }).update({ deactivated: true });
-  await invalidate(q, ["emoji"]);
+  await invalidate(q, [cacheTag.emoji]);
 }

@@ -1,10 +1,10 @@
 import { bumpAuthGeneration } from "./authGeneration";
-import { cachedRead, invalidate } from "./cache";
+import { cachedRead, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import { bool, nowSeconds, type RealmRow } from "./rows";
 
-const realmTags = (realm: RealmRow) => [`realm:${realm.id}`];
+const realmTags = (realm: RealmRow) => [cacheTag.realm(realm.id)];
 // Deactivated realms are not kept: a reactivation made by another process (the CLI) works at once.
 const isActive = (realm: RealmRow) => !bool(realm.deactivated);
 
@@ -38,5 +38,5 @@ export async function insertRealm(
 export async function updateRealm(q: Queryable, id: number, fields: Partial<RealmRow>): Promise<void> {
   await q("realms").where({ id }).update(fields);
   if ("deactivated" in fields) await bumpAuthGeneration(q); // keys of a deactivated organization stop at once
-  await invalidate(q, [`realm:${id}`]);
+  await invalidate(q, [cacheTag.realm(id)]);
 }

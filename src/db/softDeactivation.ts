@@ -1,5 +1,5 @@
 // SQL of soft deactivation (services/users/softDeactivation.ts says what it is for).
-import { cachedRead, invalidate } from "./cache";
+import { cachedRead, cacheTag, invalidate } from "./cache";
 import { isMysql } from "./collation";
 import { ROWS_PER_INSERT, type Queryable } from "./knex";
 import type { UserRow } from "./rows";
@@ -30,7 +30,7 @@ export async function markLongTermIdle(q: Queryable, cutoff: number): Promise<nu
       .where({ long_term_idle: false })
       .update({ long_term_idle: true, last_active_message_id: Number(newest?.m ?? 0) });
   }
-  await invalidate(q, [...ids.map((id) => `user:${id}`), "subs"]);
+  await invalidate(q, [...ids.map((id) => cacheTag.user(id)), cacheTag.allSubscribers]);
   return ids;
 }
 
@@ -44,7 +44,7 @@ export async function clearLongTermIdle(q: Queryable, userId: number): Promise<n
   const row = await (isMysql(q) ? query.forUpdate() : query);
   if (!row || !row.long_term_idle) return undefined;
   await q("users").where({ id: userId }).update({ long_term_idle: false });
-  await invalidate(q, [`user:${userId}`, "subs"]);
+  await invalidate(q, [cacheTag.user(userId), cacheTag.allSubscribers]);
   return Number(row.last_active_message_id ?? 0);
 }
 
@@ -75,7 +75,7 @@ export async function idleSubscriberIds(q: Queryable, streamId: number): Promise
     q,
     "idleSubscribers",
     String(streamId),
-    () => [`subs:${streamId}`, "subs"],
+    () => [cacheTag.subscribers(streamId), cacheTag.allSubscribers],
     async () => {
       const rows = await q("subscriptions as s")
         .join("users as u", "u.id", "s.user_id")

@@ -1,10 +1,10 @@
-import { cachedRead, cachesOf, invalidate } from "./cache";
+import { cachedRead, cachesOf, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import type { StreamRow } from "./rows";
 import { nameKey } from "../names";
 
-const streamTags = (stream: Pick<StreamRow, "id">) => [`stream:${stream.id}`];
+const streamTags = (stream: Pick<StreamRow, "id">) => [cacheTag.stream(stream.id)];
 
 export async function findStreamById(q: Queryable, realmId: number, id: number): Promise<StreamRow | undefined> {
   return cachedRead(q, "streamById", `${realmId}:${id}`, streamTags, () =>
@@ -55,10 +55,10 @@ export async function setFirstMessageIdIfUnset(q: Queryable, id: number, message
     .where({ id })
     .whereNull("first_message_id")
     .update({ first_message_id: messageId });
-  if (changed > 0) await invalidate(q, [`stream:${id}`]);
+  if (changed > 0) await invalidate(q, [cacheTag.stream(id)]);
 }
 
 export async function updateStream(q: Queryable, id: number, fields: Partial<StreamRow>): Promise<void> {
   await q("streams").where({ id }).update(fields);
-  await invalidate(q, [`stream:${id}`]);
+  await invalidate(q, [cacheTag.stream(id)]);
 }

@@ -1,4 +1,4 @@
-import { cachedRead, invalidate } from "./cache";
+import { cachedRead, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 
 export interface SubscriptionRow {
@@ -22,7 +22,7 @@ export async function activeSubscriberIds(q: Queryable, streamId: number): Promi
     q,
     "subscribers",
     String(streamId),
-    () => [`subs:${streamId}`, "subs"],
+    () => [cacheTag.subscribers(streamId), cacheTag.allSubscribers],
     async () => {
       const rows = await q("subscriptions as s")
         .join("users as u", "u.id", "s.user_id")
@@ -73,12 +73,12 @@ export async function upsertSubscriptions(
     if (existing) await q("subscriptions").where({ id: existing.id }).update({ active: true });
     else await q("subscriptions").insert(row);
   }
-  await invalidate(q, [...new Set(rows.map((row) => `subs:${row.stream_id}`))]);
+  await invalidate(q, [...new Set(rows.map((row) => cacheTag.subscribers(row.stream_id)))]);
 }
 
 export async function deactivateSubscription(q: Queryable, userId: number, streamId: number): Promise<void> {
   await q("subscriptions").where({ user_id: userId, stream_id: streamId }).update({ active: false });
-  await invalidate(q, [`subs:${streamId}`]);
+  await invalidate(q, [cacheTag.subscribers(streamId)]);
 }
 
 /** The user's subscription rows that were deactivated (channels they left or were removed from). */

@@ -1,11 +1,11 @@
 import { bumpAuthGeneration, refreshAuthCaches } from "./authGeneration";
-import { cachedRead, cachesOf, invalidate } from "./cache";
+import { cachedRead, cachesOf, cacheTag, invalidate } from "./cache";
 import type { Queryable } from "./knex";
 import { insertReturningId } from "./knex";
 import { bool, type UserRow } from "./rows";
 import { nameKey } from "../names";
 
-const userTags = (user: UserRow) => [`user:${user.id}`];
+const userTags = (user: UserRow) => [cacheTag.user(user.id)];
 
 export async function findUserByApiKeyHash(q: Queryable, hash: string): Promise<UserRow | undefined> {
   // Deactivated users are not kept: a reactivation made by another process (the CLI) works at once.
@@ -64,7 +64,7 @@ export async function updateUser(q: Queryable, id: number, fields: Partial<UserR
     .update({ ...fields, ...key });
   if ("api_key_hash" in fields || "is_active" in fields) await bumpAuthGeneration(q);
   // Subscriber lists only count active users: (de)activation changes every one the user is in.
-  await invalidate(q, "is_active" in fields ? [`user:${id}`, "subs"] : [`user:${id}`]);
+  await invalidate(q, "is_active" in fields ? [cacheTag.user(id), cacheTag.allSubscribers] : [cacheTag.user(id)]);
 }
 
 /** Everyone in a realm who should receive realm-wide events (active users and bots). */

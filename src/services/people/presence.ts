@@ -4,7 +4,7 @@
 // minute-by-minute pings of every client cost a read, not a write. Other users learn of a user
 // coming online, or turning active, by a `presence` event.
 import type { Db, Queryable } from "../../db/knex";
-import { cachedRead, invalidate } from "../../db/cache";
+import { cachedRead, cacheTag, invalidate } from "../../db/cache";
 import { findPresence, latestPresenceUpdateId, listPresence, writePresence, type PresenceRow } from "../../db/presence";
 import { nowSeconds, type RealmRow, type UserRow } from "../../db/rows";
 import { withTransaction } from "../../db/transaction";
@@ -51,7 +51,7 @@ async function realmPresenceRows(q: Queryable, realmId: number, since: number, a
     q,
     "presence",
     String(realmId),
-    () => [`presence:${realmId}`],
+    () => [cacheTag.presence(realmId)],
     async () => sharing(q, realmId, await listPresence(q, realmId, 0, -1)),
   );
   return (all ?? []).filter((r) => Number(r.last_connected_time) >= since && Number(r.last_update_id) > afterUpdateId);
@@ -114,7 +114,7 @@ export async function reportPresence(
   };
   const updateId = await withTransaction(db, async (trx) => {
     const id = await writePresence(trx, row, before !== undefined);
-    await invalidate(trx, [`presence:${realm.id}`]);
+    await invalidate(trx, [cacheTag.presence(realm.id)]);
     return id;
   });
   if (!wasOffline && !(status === "active" && wasIdle)) return [];
