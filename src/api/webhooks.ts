@@ -38,7 +38,7 @@ export function webhookRouter(deps: AppDeps): Router {
     const { user: bot, realm } = await authenticateWebhook(deps, ctx, query);
     const startedMs = Date.now();
     const headers = headerMap(ctx);
-    const trace: DeliveryTrace = {};
+    let trace: DeliveryTrace = {};
     let body: Buffer = Buffer.alloc(0);
     // Logged once the answer is written (status and error code final): never in the answer's way.
     ctx.res.once("close", () => {
@@ -62,10 +62,18 @@ export function webhookRouter(deps: AppDeps): Router {
       });
     });
     body = await readRawBody(ctx, deps.config.limits.maxWebhookBodyBytes);
-    await deps.webhookOps.ingest(
-      { integration, realm, bot, path: ctx.path, headers, query, body, receivedAt: startedMs },
-      trace,
-    );
+    const ingested = await deps.webhookOps.ingest({
+      integration,
+      realm,
+      bot,
+      path: ctx.path,
+      headers,
+      query,
+      body,
+      receivedAt: startedMs,
+    });
+    trace = ingested.trace;
+    if (ingested.error !== undefined) throw ingested.error;
     ok(ctx);
   });
 

@@ -16,7 +16,7 @@ import { ApiError, Errors } from "../../errors";
 import type { IntegrationRegistry } from "../../webhooks/registry";
 import { isAdmin } from "../users/users";
 import { toRow, type DeliveryOutcome } from "./deliveryLog";
-import type { DeliveryTrace, Ingest } from "./ingest";
+import type { Ingest } from "./ingest";
 
 export const OUTCOMES: DeliveryOutcome[] = ["message", "ignored", "duplicate", "error"];
 
@@ -159,17 +159,19 @@ export class WebhookDeliveries {
     const stored = detail(row);
     const headers: Record<string, string> = { ...stored.headers };
     const request = { headers, query: stored.query, body: Buffer.from(row.body) };
-    const trace: DeliveryTrace = {};
     const startedMs = Date.now();
     let status = 200;
     let code: string | undefined;
     let error: string | undefined;
-    try {
-      await this.ingest(
-        { integration, realm, bot, path: `/api/v1/external/${integration.name}`, ...request, replay: true },
-        trace,
-      );
-    } catch (err) {
+    const { trace, error: err } = await this.ingest({
+      integration,
+      realm,
+      bot,
+      path: `/api/v1/external/${integration.name}`,
+      ...request,
+      replay: true,
+    });
+    if (err !== undefined) {
       if (!(err instanceof ApiError)) throw err;
       status = err.status;
       code = err.code;

@@ -1,11 +1,12 @@
 // One webhook delivery once it is authenticated and read: the pure pipeline (on a render thread)
 // with the organization's template overrides, then the webhook service (de-duplication, posting). Shared by
-// the HTTP route and by replays. `trace` collects what is learnt on the way (event, delivery id,
-// message ids) so the delivery log has it even when the delivery fails.
+// the HTTP route and by replays. The answer carries the trace of what was learnt on the way (event,
+// delivery id, message ids) and the failure, if any, so the delivery log has both.
 import type { RealmRow, UserRow } from "../../db/rows";
 import type { PipelineThreads } from "../../webhooks/pipelineThreads";
 import type { Integration } from "../../webhooks/registry";
-import type { DeliverWebhook } from "./delivery";
+import type { PipelineResult } from "../../webhooks/pipeline";
+import type { DeliverWebhook, DeliveryResult } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
 
@@ -33,48 +34,65 @@ export interface DeliveryTrace {
   ignoredReason?: string;
 }
 
-export type Ingest = (input: IngestInput, trace: DeliveryTrace) => Promise<void>;
+/** What the delivery log records of an ingest; `error` is what was thrown (ApiError or a fault) when it failed. */
+export interface IngestResult {
+  trace: DeliveryTrace;
+  error?: unknown;
+}
+
+export type Ingest = (input: IngestInput) => Promise<IngestResult>;
 
 export function createIngest(
   deliverWebhook: DeliverWebhook,
   overrides: WebhookOverrides,
   pipeline: Pick<PipelineThreads, "run">,
 ): Ingest {
-  return async function ingest(d, trace) {
-    const eventOverrides = await overrides.forIntegration(d.realm.id, d.integration.name);
-    const request = {
-      headers: d.headers,
-      query: d.query,
-      body: d.body,
-      secret: d.replay ? null : d.bot.webhook_secret,
-      receivedAt: d.receivedAt,
-      overrides: eventOverrides,
-    };
-    const result = await pipeline.run(d.integration, request);
-    if ("outcome" in result) {
-      const { outcome } = result;
-      trace.event = outcome.event?.eventType;
-      trace.eventKey = "eventKey" in outcome ? outcome.eventKey : undefined;
-      trace.deliveryId = outcome.kind === "messages" ? outcome.deliveryId : undefined;
-    } else {
-      trace.event = result.event;
-      trace.eventKey = result.eventKey;
+  return async function ingest(d) {
+    let trace: DeliveryTrace = {};
+    try {
+      const eventOverrides = await overrides.forIntegration(d.realm.id, d.integration.name);
+      const request = {
+        headers: d.headers,
+        query: d.query,
+        body: d.body,
+        secret: d.replay ? null : d.bot.webhook_secret,
+        receivedAt: d.receivedAt,
+        overrides: eventOverrides,
+      };
+      const result = await pipeline.run(d.integration, request);
+      trace = eventTrace(result);
+      const delivered = await deliverWebhook({
+        integration: d.integration,
+        realm: d.realm,
+        bot: d.bot,
+        path: d.path,
+        stream: d.query.stream,
+        result,
+        replay: d.replay,
+      });
+      return { trace: { ...trace, ...outcomeTrace(delivered) } };
+    } catch (error) {
+      return { trace, error };
     }
-    const delivered = await deliverWebhook({
-      integration: d.integration,
-      realm: d.realm,
-      bot: d.bot,
-      path: d.path,
-      stream: d.query.stream,
-      result,
-      replay: d.replay,
-    });
-    if (delivered.kind === "posted") {
-      trace.outcome = "message";
-      trace.messageIds = delivered.messageIds;
-    } else {
-      trace.outcome = delivered.kind;
-      trace.ignoredReason = delivered.kind === "ignored" ? delivered.reason : "duplicate";
-    }
+  };
+}
+
+/** The event and delivery id the pipeline found (also when it refused the delivery). */
+function eventTrace(result: PipelineResult): DeliveryTrace {
+  if (!("outcome" in result)) return { event: result.event, eventKey: result.eventKey };
+  const { outcome } = result;
+  return {
+    event: outcome.event?.eventType,
+    eventKey: "eventKey" in outcome ? outcome.eventKey : undefined,
+    deliveryId: outcome.kind === "messages" ? outcome.deliveryId : undefined,
+  };
+}
+
+/** What became of the delivery: the messages posted, or why nothing was. */
+function outcomeTrace(delivered: DeliveryResult): DeliveryTrace {
+  if (delivered.kind === "posted") return { outcome: "message", messageIds: delivered.messageIds };
+  return {
+    outcome: delivered.kind,
+    ignoredReason: delivered.kind === "ignored" ? delivered.reason : "duplicate",
   };
 }
