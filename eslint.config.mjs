@@ -20,7 +20,7 @@ const below = (layer, names) => ({
 
 // The framework helpers a plugin imports and never declares (FRAMEWORK_FUNCTIONS in src/webhooks/frameworkParts.ts).
 const FRAMEWORK_HELPER_NAMES =
-  "/^(changeList|codeBlock|commitList|compactDuration|durationBetween|firstLine|firstText|limitTopic|nonEmptyText|relativeTime|scalarText|sentenceList|shortSha)$/";
+  "/^(changeList|codeBlock|colorMarker|commitList|compactDuration|durationBetween|firstLine|firstText|limitTopic|nonEmptyText|relativeTime|scalarText|sentenceList|shortSha)$/";
 
 /** One no-restricted-imports setting per group of files (a later block replaces an earlier one). */
 const restrict = (files, { paths = [], patterns = [], ignores = [] }) => ({

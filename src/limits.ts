@@ -33,3 +33,6 @@ export const OUTGOING_WEBHOOK_MAX_RESPONSE_BYTES = 256 * 1024;
 export const OUTGOING_WEBHOOK_CONCURRENCY = 16;
 /** Deliveries waiting their turn in one process; past it new triggers are dropped (and logged). */
 export const OUTGOING_WEBHOOK_MAX_PENDING = 1000;
+
+/** Parts one multipart webhook body may have (a JSON part, a few text fields and files); more is a 400. */
+export const MAX_WEBHOOK_MULTIPART_PARTS = 64;

@@ -31,10 +31,18 @@ export function webhookRouter(deps: AppDeps): Router {
     ok(ctx);
   });
 
-  router.post("/:name", async (ctx) => {
+  // Senders that append a path to the URL they are given (ntfy's `/<topic>`, Gotify's `/message`):
+  // a plugin declaring pathOption reads that one segment as a URL option; others answer 404.
+  router.post(["/:name", "/:name/:segment"], async (ctx) => {
     const integration = deps.integrations.get(ctx.params.name);
     if (!integration) throw Errors.notFound(`No integration named '${ctx.params.name}'`);
+    const pathOption = integration.manifest.pathOption;
+    if (ctx.params.segment !== undefined && !pathOption)
+      throw Errors.notFound(
+        `${integration.manifest.displayName} takes no path after /api/v1/external/${integration.name}`,
+      );
     const query = parseUrlencoded(ctx.querystring, "Query string");
+    if (pathOption && ctx.params.segment && query[pathOption] === undefined) query[pathOption] = ctx.params.segment;
     const { user: bot, realm } = await authenticateWebhook(deps, ctx, query);
     const startedMs = Date.now();
     const headers = headerMap(ctx);

@@ -44,6 +44,7 @@ const BODIES: Record<NonNullable<Manifest["contentType"]>, string> = {
   "form-json": "JSON in a form field",
   xml: "XML (or JSON)",
   query: "URL query (empty body)",
+  text: "plain text (or JSON)",
 };
 
 function notes(m: Manifest): string {

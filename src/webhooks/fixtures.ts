@@ -39,10 +39,14 @@ export interface FixtureCase {
 
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, "utf8"));
 
-/** Payload files: `<case>.json`, or `<case>.xml` for XML plugins (sent as written, as application/xml). */
+/**
+ * Payload files: `<case>.json`, `<case>.xml` for XML plugins (sent as written, as application/xml),
+ * or `<case>.txt`: a raw body sent byte for byte (plain text, a multipart body with CRLF line ends,
+ * JSON that is not strict), as text/plain unless the expected file names its contentType.
+ */
 export function isPayloadFile(file: string): boolean {
   return (
-    (file.endsWith(".json") || file.endsWith(".xml")) &&
+    (file.endsWith(".json") || file.endsWith(".xml") || file.endsWith(".txt")) &&
     !file.endsWith(".expected.json") &&
     !path.basename(file).startsWith("_")
   );
@@ -109,7 +113,9 @@ export function encodeBody(
   contentType?: string,
 ): { contentType: string; body: Buffer } {
   const mode = integration.manifest.contentType ?? "json";
-  const type = contentType ?? (mode === "json" || mode === "xml" || mode === "query" ? "application/json" : FORM_TYPE);
+  const type =
+    contentType ??
+    (mode === "json" || mode === "xml" || mode === "query" || mode === "text" ? "application/json" : FORM_TYPE);
   if (!type.startsWith("application/x-www-form-urlencoded") || mode === "json")
     return { contentType: type, body: Buffer.from(payloadText) };
   if (mode === "form-json") {
@@ -129,6 +135,15 @@ function parseXmlOrNull(integration: Integration, text: string): unknown {
   }
 }
 
+/** A raw case's payload for event coverage: its JSON when it is JSON, else nothing. */
+function rawPayloadOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 export function loadFixtureCases(integration: Integration): FixtureCase[] {
   const dir = integration.fixturesDir;
   if (!fs.existsSync(dir)) return [];
@@ -140,8 +155,9 @@ export function loadFixtureCases(integration: Integration): FixtureCase[] {
     .filter(isPayloadFile)
     .sort()
     .map((file) => {
-      const name = file.replace(/\.(json|xml)$/, "");
+      const name = file.replace(/\.(json|xml|txt)$/, "");
       const isXml = file.endsWith(".xml");
+      const isRaw = file.endsWith(".txt");
       const payloadPath = path.join(dir, file);
       const expectedPath = path.join(dir, `${name}.expected.json`);
       const expected: ExpectedCase | undefined = fs.existsSync(expectedPath)
@@ -153,16 +169,18 @@ export function loadFixtureCases(integration: Integration): FixtureCase[] {
       if ("header" in source) headers[source.header] = headerEventOfCase(name);
       Object.assign(headers, expected?.headers);
       const text = fs.readFileSync(payloadPath, "utf8");
-      const payload = isXml ? parseXmlOrNull(integration, text) : JSON.parse(text);
+      const payload = isXml ? parseXmlOrNull(integration, text) : isRaw ? rawPayloadOrNull(text) : JSON.parse(text);
       // contentType "query" (Transifex): the payload's fields are the URL query, the body is empty.
-      const queryMode = integration.manifest.contentType === "query" && !isXml;
+      const queryMode = integration.manifest.contentType === "query" && !isXml && !isRaw;
       const query = { ...(queryMode ? stringFields(payload) : {}), ...defaults.query, ...expected?.query };
       const contentType = expected?.contentType ?? defaults.contentType;
       const encoded = isXml
         ? { contentType: contentType ?? "application/xml", body: Buffer.from(text) }
-        : queryMode
-          ? { contentType: contentType ?? "application/json", body: Buffer.alloc(0) }
-          : encodeBody(integration, text, contentType);
+        : isRaw
+          ? { contentType: contentType ?? "text/plain", body: fs.readFileSync(payloadPath) }
+          : queryMode
+            ? { contentType: contentType ?? "application/json", body: Buffer.alloc(0) }
+            : encodeBody(integration, text, contentType);
       return {
         name,
         payloadPath,

@@ -66,6 +66,54 @@ export function firstText(...values: unknown[]): string | undefined {
   return undefined;
 }
 
+// Named colours senders use instead of hex: Slack/Mattermost attachments, Adaptive Card styles.
+const NAMED_COLOURS: Record<string, string> = {
+  good: "🟢",
+  success: "🟢",
+  warning: "🟡",
+  danger: "🔴",
+  attention: "🔴",
+  error: "🔴",
+  accent: "🔵",
+  info: "🔵",
+};
+
+/**
+ * A sender's colour (Discord's integer, `#RRGGBB`, `RGB`, or a name such as Slack's `danger`) as
+ * a coloured-circle emoji, the nearest of red, orange, yellow, green, blue, purple, brown, black
+ * and white, so the status a colour stands for survives as text; "" for anything else.
+ */
+export function colorMarker(value: unknown): string {
+  let rgb: number | undefined;
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 0xffffff) rgb = value;
+  else if (typeof value === "string") {
+    const text = value.trim().toLowerCase();
+    if (NAMED_COLOURS[text]) return NAMED_COLOURS[text];
+    const hex = /^#?([0-9a-f]{6}|[0-9a-f]{3})$/.exec(text)?.[1];
+    if (hex) rgb = parseInt(hex.length === 3 ? [...hex].map((c) => c + c).join("") : hex, 16);
+    else if (/^\d{1,8}$/.test(text) && Number(text) <= 0xffffff) rgb = Number(text);
+  }
+  if (rgb === undefined) return "";
+  const [r, g, b] = [(rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255].map((c) => c / 255);
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const lightness = (max + min) / 2;
+  const chroma = max - min;
+  if (chroma < 0.15) return lightness < 0.3 ? "⚫" : "⚪";
+  const hue =
+    max === r
+      ? (60 * ((g - b) / chroma) + 360) % 360
+      : max === g
+        ? 60 * ((b - r) / chroma) + 120
+        : 60 * ((r - g) / chroma) + 240;
+  if (hue < 15 || hue >= 330) return "🔴";
+  if (hue < 45) return lightness < 0.35 ? "🟤" : "🟠";
+  if (hue < 70) return "🟡";
+  if (hue < 170) return "🟢";
+  if (hue < 260) return "🔵";
+  return "🟣";
+}
+
 /** One field change, as transforms describe them for `changeList`. */
 export interface FieldChange {
   field: string;
@@ -262,6 +310,7 @@ const textHelpers: Record<string, HelperFn> = {
   compactDuration: (seconds) => (typeof arg(seconds) === "number" ? compactDuration(seconds) : undefined),
   durationBetween: (from, to) => durationBetween(arg(from), arg(to)),
   firstLine: (text) => firstLine(arg(text)),
+  colorMarker: (value) => colorMarker(arg(value)),
   truncate: (text, n) => {
     const chars = [...str(text)];
     const max = Number(n);

@@ -48,7 +48,7 @@ export interface EventSpec extends InheritedSpec {
 /** Where a delivery's unique id is (for de-duplication): a header or a payload path. */
 export type DeliveryIdSource = { header: string } | { field: string };
 
-export type ContentType = "json" | "form" | "form-json" | "xml" | "query";
+export type ContentType = "json" | "form" | "form-json" | "xml" | "query" | "text";
 
 export interface SignatureSpec {
   header: string;
@@ -106,8 +106,22 @@ export interface Manifest {
   unknownEvents?: "error" | "ignore";
   schema?: string;
   contentType?: ContentType;
-  /** The form field holding the JSON for contentType "form-json" (default "payload"). */
+  /**
+   * The form field holding the JSON for contentType "form-json" (default "payload"); for "form", a
+   * form or multipart body with this field is read as its JSON (Discord's `payload_json`).
+   */
   formField?: string;
+  /**
+   * POST /api/v1/external/<name>/<segment> is accepted, the segment read as this URL parameter
+   * (unless the query gives it): for senders that append a path (ntfy's topic, Gotify's `/message`).
+   */
+  pathOption?: string;
+  /** contentType "text": the payload field the plain-text body goes into (default "body"). */
+  textField?: string;
+  /** Payload field → request headers (first present wins) it is read from when the body lacks it (ntfy's `Title`). */
+  headerFields?: Record<string, string[]>;
+  /** JSON with trailing commas is accepted (senders whose published examples carry them: Microsoft Teams). */
+  lenientJson?: boolean;
   /** HEAD and GET on the webhook URL answer 200 (services that check the URL before saving it). */
   setupProbe?: boolean;
   deliveryId?: DeliveryIdSource;
@@ -252,8 +266,20 @@ export const MANIFEST_SCHEMA = {
     },
     unknownEvents: { enum: ["error", "ignore"] },
     schema: nonEmpty,
-    contentType: { enum: ["json", "form", "form-json", "xml", "query"] },
+    contentType: { enum: ["json", "form", "form-json", "xml", "query", "text"] },
     formField: { type: "string", pattern: "^[A-Za-z0-9_.\\[\\]-]+$" },
+    textField: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    headerFields: {
+      type: "object",
+      propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+      additionalProperties: {
+        type: "array",
+        minItems: 1,
+        items: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
+      },
+    },
+    lenientJson: { type: "boolean" },
+    pathOption: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" },
     setupProbe: { type: "boolean" },
     deliveryId: {
       oneOf: [

@@ -136,7 +136,13 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
       request.headers[manifest.signature.header.toLowerCase()],
     );
   }
-  const parsed = parseWebhookBody(manifest, request.body, request.headers["content-type"] ?? "", request.query);
+  const parsed = parseWebhookBody(
+    manifest,
+    request.body,
+    request.headers["content-type"] ?? "",
+    request.query,
+    request.headers,
+  );
   // Services that post a bare JSON array (updown.io) declare the field it is read into.
   const payload = Array.isArray(parsed) && manifest.wrapArray ? { [manifest.wrapArray]: parsed } : parsed;
   if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
@@ -294,7 +300,13 @@ function withinLimits(outcome: Outcome): Outcome {
 function eventOfRefused(integration: Integration, request: WebhookRequest): { event?: string; eventKey?: string } {
   try {
     const { manifest } = integration;
-    const payload = parseWebhookBody(manifest, request.body, request.headers["content-type"] ?? "", request.query);
+    const payload = parseWebhookBody(
+      manifest,
+      request.body,
+      request.headers["content-type"] ?? "",
+      request.query,
+      request.headers,
+    );
     const resolved = resolveEvent(manifest.eventSource, request.headers, payload, manifest.displayName);
     return { event: resolved.eventType, eventKey: findEvent(integration, resolved)?.key };
   } catch {

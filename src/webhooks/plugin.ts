@@ -10,6 +10,7 @@ export { markdownLink, safeMarkdown, type SafeMarkdown } from "./helpers";
 export {
   branchName,
   changeList,
+  colorMarker,
   compactDuration,
   durationBetween,
   firstText,

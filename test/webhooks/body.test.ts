@@ -1,5 +1,12 @@
 // parseWebhookBody: each manifest contentType, with the Content-Type labels senders really use.
-import { MAX_XML_BYTES, MAX_XML_DEPTH, parseWebhookBody, queryPayload } from "../../src/webhooks/body";
+import {
+  MAX_XML_BYTES,
+  MAX_XML_DEPTH,
+  parseWebhookBody,
+  queryPayload,
+  withoutTrailingCommas,
+} from "../../src/webhooks/body";
+import { MAX_WEBHOOK_MULTIPART_PARTS } from "../../src/limits";
 import { JsonTooDeepError } from "../../src/json";
 import { ApiError } from "../../src/errors";
 import type { Manifest } from "../../src/webhooks/manifest";
@@ -203,5 +210,107 @@ describe("parseWebhookBody: XML", () => {
     expect(code(() => parseWebhookBody(m, Buffer.from(atLimit + " "), "text/xml"))).toBe(tooBig);
     const wide = "<!DOCTYPE a>" + "é".repeat(MAX_XML_BYTES / 2 - 5);
     expect(code(() => parseWebhookBody(m, Buffer.from(wide), "text/xml"))).toBe(tooBig);
+  });
+});
+
+describe("parseWebhookBody: multipart, plain text with header metadata, lenient JSON", () => {
+  const multipart = (parts: string[], boundary = "b0") =>
+    Buffer.from(parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("") + `--${boundary}--\r\n`);
+  const field = (name: string, value: string, extra = "") =>
+    `Content-Disposition: form-data; name="${name}"${extra}\r\n\r\n${value}`;
+  const MP = "multipart/form-data; boundary=b0";
+
+  it("form: a multipart body's text parts are the fields; file parts are left out", () => {
+    const body = multipart([
+      field("title", "Hi"),
+      field("message", "two\r\nlines é"),
+      field("files[0]", "\u0000\u0001binary", '; filename="a.png"\r\nContent-Type: image/png'),
+    ]);
+    expect(parseWebhookBody(manifest("form"), body, MP)).toEqual({ title: "Hi", message: "two\r\nlines é" });
+  });
+
+  it("form with formField: the JSON part (Discord's payload_json) is the payload, from multipart or urlencoded", () => {
+    const m = { contentType: "form", formField: "payload_json" } as Manifest;
+    const json = field("payload_json", '{"content":"x"}', "\r\nContent-Type: application/json");
+    expect(parseWebhookBody(m, multipart([json, field("files[0]", "..", '; filename="f"')]), MP)).toEqual({
+      content: "x",
+    });
+    expect(parseWebhookBody(m, Buffer.from("payload_json=%7B%22a%22%3A1%7D"), FORM)).toEqual({ a: 1 });
+    // Without the field, the form's own fields are the payload.
+    expect(parseWebhookBody(m, Buffer.from("content=hi"), FORM)).toEqual({ content: "hi" });
+    expect(parseWebhookBody(manifest("form"), Buffer.from("payload_json=%7B%7D"), FORM)).toEqual({
+      payload_json: "{}",
+    });
+  });
+
+  it("form-json: the named part of a multipart body, or REQUEST_VARIABLE_MISSING", () => {
+    const m = { contentType: "form-json", formField: "payload_json" } as Manifest;
+    expect(parseWebhookBody(m, multipart([field("payload_json", "[1]")]), MP)).toEqual([1]);
+    expect(code(() => parseWebhookBody(m, multipart([field("other", "1")]), MP))).toBe(
+      "400 REQUEST_VARIABLE_MISSING: Missing 'payload_json' argument",
+    );
+  });
+
+  it("refuses malformed multipart bodies with a 400 naming what is wrong, and more parts than the limit", () => {
+    const p = (body: Buffer, type = MP) => code(() => parseWebhookBody(manifest("form"), body, type));
+    expect(p(multipart([field("a", "1")]), "multipart/form-data")).toBe(
+      "400 BAD_REQUEST: Malformed multipart body: the Content-Type has no boundary",
+    );
+    expect(p(Buffer.from("nothing here"))).toBe(
+      "400 BAD_REQUEST: Malformed multipart body: no part starts with the boundary",
+    );
+    expect(p(Buffer.from(`--b0\r\n${field("a", "1")}\r\n`))).toBe(
+      "400 BAD_REQUEST: Malformed multipart body: the closing boundary is missing",
+    );
+    expect(p(Buffer.from("--b0\r\nno header end--b0--"))).toBe(
+      "400 BAD_REQUEST: Malformed multipart body: a part has no header section",
+    );
+    const many = Array.from({ length: MAX_WEBHOOK_MULTIPART_PARTS + 1 }, (_, i) => field(`f${i}`, "x"));
+    expect(p(multipart(many))).toBe(
+      `400 BAD_REQUEST: Malformed multipart body: more than ${MAX_WEBHOOK_MULTIPART_PARTS} parts`,
+    );
+    expect(Object.keys(parseWebhookBody(manifest("form"), multipart(many.slice(1)), MP) as object)).toHaveLength(
+      MAX_WEBHOOK_MULTIPART_PARTS,
+    );
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from(`--b0\r\n${field("a", "")}`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("\r\n--b0--"),
+    ]);
+    expect(p(invalidUtf8)).toBe("400 BAD_REQUEST: Request body is not valid UTF-8");
+  });
+
+  it("text: the body is one field (any label, even form), JSON still JSON; headerFields fill what the body lacks", () => {
+    const m = {
+      contentType: "text",
+      textField: "message",
+      headerFields: { title: ["Title", "X-Title", "t"], priority: ["Priority"], token: ["Authorization", "Cookie"] },
+    } as unknown as Manifest;
+    const headers = { "x-title": " Door ", priority: "5", authorization: "Bearer secret", cookie: "s=1" };
+    expect(parseWebhookBody(m, Buffer.from("Ding dong"), "text/plain", {}, headers)).toEqual({
+      message: "Ding dong",
+      title: "Door",
+      priority: "5",
+    });
+    expect(parseWebhookBody(m, Buffer.from("a=b&c"), FORM, {}, {})).toEqual({ message: "a=b&c" });
+    expect(parseWebhookBody(m, Buffer.from('{"message":"m","title":"own"}'), "application/json", {}, headers)).toEqual({
+      message: "m",
+      title: "own",
+      priority: "5",
+    });
+    expect(parseWebhookBody({ contentType: "text" } as Manifest, Buffer.from("x"), "")).toEqual({ body: "x" });
+  });
+
+  it("lenientJson: trailing commas are accepted (outside strings only); other manifests refuse them", () => {
+    const m = { contentType: "json", lenientJson: true } as Manifest;
+    const text = '{"a":[1,2,],"b":{"c":"x,}",},\n}';
+    expect(parseWebhookBody(m, Buffer.from(text), "application/json")).toEqual({ a: [1, 2], b: { c: "x,}" } });
+    expect(withoutTrailingCommas('["\\",]",]')).toBe('["\\",]"]');
+    expect(code(() => parseWebhookBody(manifest("json"), Buffer.from(text), "application/json"))).toBe(
+      "400 INVALID_JSON: Malformed JSON",
+    );
+    expect(code(() => parseWebhookBody(m, Buffer.from('{"a":,}'), "application/json"))).toBe(
+      "400 INVALID_JSON: Malformed JSON",
+    );
   });
 });

@@ -1,5 +1,5 @@
 // The template helper library and Markdown limits (pure functions, no server).
-import { compileTemplate, HELPER_NAMES } from "../../src/webhooks/helpers";
+import { colorMarker, compileTemplate, HELPER_NAMES } from "../../src/webhooks/helpers";
 import { escapeMarkdown, limitMarkdown, limitTopic } from "../../src/webhooks/safeMarkdown";
 
 const render = (source: string, view: unknown = {}, data: Record<string, unknown> = {}) =>
@@ -118,4 +118,37 @@ describe("Markdown limits", () => {
     expect(limitTopic("x".repeat(61))).toBe("x".repeat(57) + "...");
     expect(limitTopic("x".repeat(60))).toBe("x".repeat(60));
   });
+});
+
+describe("colorMarker", () => {
+  it("maps a sender's colour, in any of its spellings, to the nearest coloured circle", () => {
+    const cases: [unknown, string][] = [
+      [0xff0000, "🔴"],
+      [10690615, "🔴"], // Apprise's failure colour as Discord's integer
+      ["#A32037", "🔴"],
+      [65280, "🟢"],
+      ["#32CD32", "🟢"],
+      ["good", "🟢"],
+      ["Warning", "🟡"],
+      ["danger", "🔴"],
+      ["attention", "🔴"],
+      ["#ff8800", "🟠"],
+      ["#0078D7", "🔵"],
+      ["764FA5", "🟣"],
+      ["#fff", "⚪"],
+      [0, "⚫"],
+      ["#7b3f00", "🟤"],
+      ["16711680", "🔴"],
+    ];
+    for (const [value, marker] of cases) expect([value, colorMarker(value)]).toEqual([value, marker]);
+  });
+
+  it("gives nothing for what is not a colour", () => {
+    for (const value of ["", "xyz", "#12345", -1, 0x1000000, 1.5, null, undefined, {}, "99999999"])
+      expect(colorMarker(value)).toBe("");
+  });
+});
+
+it("{{colorMarker}} is a template helper", () => {
+  expect(render("{{colorMarker color}} down", { color: 16711680 })).toBe("🔴 down");
 });
