@@ -1,6 +1,7 @@
 // People: presence (reports, the realm's presences in both formats, per user, events), POST /users,
 // GET /user_groups, alert words, personal settings through PATCH /settings, and bot storage — the
 // last through the Python client's wire format (form-encoded, JSON-encoded values, GET in the query).
+import { createRealm } from "../../src/services/realms/realms";
 import { startTestServer, type TestServer, type TestUser } from "../support/harness";
 
 let server: TestServer;
@@ -109,6 +110,33 @@ describe("presence", () => {
     const res = await server.as(owner).post("/users/me/presence", { status: "active", slim_presence: true });
     expect(res.body.presences[other.id]).toBeUndefined();
     await server.as(other).patch("/settings", { presence_enabled: true });
+  });
+});
+
+describe("presence across organizations", () => {
+  it("another organization's users are never in this one's presences", async () => {
+    const elsewhere = await createRealm(server.db, {
+      subdomain: "presence-elsewhere",
+      name: "Elsewhere",
+      owner: { email: "boss@elsewhere.example", fullName: "Boss" },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    await server.db("user_presence").insert({
+      user_id: elsewhere.owner.id,
+      realm_id: elsewhere.realm.id,
+      last_connected_time: now,
+      last_active_time: now,
+      last_update_id: 1,
+    });
+    const res = await server
+      .as(server.users.owner)
+      .post("/users/me/presence", { status: "active", last_update_id: -1 });
+    expect(res.body.presences[elsewhere.owner.id]).toBeUndefined();
+    const legacy = await server.as(server.users.owner).get("/realm/presence");
+    expect(legacy.body.presences["boss@elsewhere.example"]).toBeUndefined();
+    expect((await server.as(server.users.owner).get(`/users/${elsewhere.owner.id}/presence`)).body.msg).toBe(
+      "No such user",
+    );
   });
 });
 
@@ -284,6 +312,24 @@ describe("bot storage (the bot framework's StateHandler calls)", () => {
     expect((await python("bot_storage", "GET", {}, genericBot)).body.storage).toEqual({ counter: "2" });
     await python("bot_storage", "DELETE", {}, genericBot);
     expect((await python("bot_storage", "GET", {}, genericBot)).body.storage).toEqual({});
+  });
+
+  it("each bot has its own storage", async () => {
+    const { genericBot, owner } = server.users;
+    const other = await server.as(owner).post("/bots", { full_name: "Second Bot", short_name: "second", bot_type: 1 });
+    expect(other.status).toBe(200);
+    const second = {
+      ...genericBot,
+      id: other.body.user_id,
+      email: (await server.db("users").where({ id: other.body.user_id }).first()).email,
+      apiKey: other.body.api_key,
+    } as TestUser;
+    await python("bot_storage", "PUT", { storage: { mine: "first" } }, genericBot);
+    expect((await python("bot_storage", "GET", {}, second)).body.storage).toEqual({});
+    expect((await python("bot_storage", "GET", { keys: ["mine"] }, second)).body.msg).toBe("Key does not exist.");
+    await python("bot_storage", "DELETE", {}, second);
+    expect((await python("bot_storage", "GET", {}, genericBot)).body.storage).toEqual({ mine: "first" });
+    await python("bot_storage", "DELETE", {}, genericBot);
   });
 
   it("humans are refused (PERMISSION_DENIED), incoming webhook bots too; non-string values are 400", async () => {
