@@ -5,16 +5,16 @@
 // direct-to-owner events, the length limits, storing all messages in one transaction and publishing
 // their events after the commit. A delivery whose sender
 // id (manifest `deliveryId`) was already posted within the window is a redelivery: not posted again.
-import type { AppDeps } from "../../deps";
+import type { Config } from "../../config";
 import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { findStreamById, findStreamByName } from "../../db/streams";
 import { claimDeliveryId, releaseDeliveryId, type ClaimKey } from "../../db/webhookOps";
 import { ApiError } from "../../errors";
 import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
 import type { PipelineResult, RenderedMessage } from "../../webhooks/pipeline";
-import type { Integration } from "../../webhooks/registry";
+import type { Integration, IntegrationRegistry } from "../../webhooks/registry";
 import type { Destination, SendInput } from "../messages/send";
-import { noticeText, OwnerNotices } from "./notices";
+import { noticeText, OwnerNotices, type OwnerNoticeDeps } from "./notices";
 
 export interface WebhookDelivery {
   integration: Integration;
@@ -65,12 +65,14 @@ const MISSING = "missing channel";
 
 export type DeliverWebhook = (delivery: WebhookDelivery) => Promise<DeliveryResult>;
 
+/** What deliveries are made with (AppDeps has all of it). */
+export interface WebhookDeliveryDeps extends OwnerNoticeDeps {
+  integrations: IntegrationRegistry;
+  config: Pick<Config, "webhookLog">;
+}
+
 /** Builds the app's deliverWebhook (it keeps the owner notices' rate-limit memory). */
-export function createWebhookDelivery(
-  deps: Pick<AppDeps, "db" | "messageSender" | "logger" | "integrations"> & {
-    config: Pick<AppDeps["config"], "webhookLog">;
-  },
-): DeliverWebhook {
+export function createWebhookDelivery(deps: WebhookDeliveryDeps): DeliverWebhook {
   const dedupWindowMs = deps.config.webhookLog.dedupWindowSeconds * 1000;
   const notices = new OwnerNotices(deps);
   const unsupportedLog = deps.logger.child({ logger: "webhooks.unsupported" });

@@ -1,17 +1,26 @@
 // Direct messages from the realm's Notification Bot to a webhook bot's owner about a
 // misconfigured webhook (wrong URL, non-JSON body, missing channel). Rate-limited in memory so a
 // sender retrying every second does not flood the owner; a failure here never fails the request.
-import type { AppDeps } from "../../deps";
+import type { Logger } from "pino";
+import type { Db } from "../../db/knex";
 import { findUserById } from "../../db/users";
 import type { RealmRow, UserRow } from "../../db/rows";
 import { escapeMarkdown } from "../../webhooks/safeMarkdown";
+import type { MessageSender } from "../messages/groupCommit";
 
 export const NOTICE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** What the notices are sent with (AppDeps has all of it). */
+export interface OwnerNoticeDeps {
+  db: Db;
+  messageSender: MessageSender;
+  logger: Logger;
+}
 
 export class OwnerNotices {
   private readonly lastSent = new Map<string, number>();
 
-  constructor(private readonly deps: Pick<AppDeps, "db" | "messageSender" | "logger">) {}
+  constructor(private readonly deps: OwnerNoticeDeps) {}
 
   /** Sends `text` unless the same `key` was sent within the interval. */
   async send(realm: RealmRow, bot: UserRow, key: string, text: string): Promise<void> {

@@ -1,11 +1,12 @@
 // The webhook operations of one server process: delivery log (writer and pruner), template
 // overrides (with their cache), the log's read side and replay, the render threads, and the ingest
 // step they share; and the deliveries to outgoing-webhook bots (outgoing.ts).
-import type { AppDeps } from "../../deps";
+import type { Config } from "../../config";
+import type { EventBus } from "../../events/bus";
 import { PipelineThreads } from "../../webhooks/pipelineThreads";
 import { WebhookDeliveries } from "./deliveries";
 import { DeliveryLog } from "./deliveryLog";
-import { createWebhookDelivery } from "./delivery";
+import { createWebhookDelivery, type WebhookDeliveryDeps } from "./delivery";
 import { createIngest, type Ingest } from "./ingest";
 import { OutgoingWebhooks } from "./outgoing";
 import { WebhookOverrides } from "./overrides";
@@ -24,7 +25,13 @@ export interface WebhookOps {
   close(): Promise<void>;
 }
 
-export function createWebhookOps(deps: Omit<AppDeps, "webhookOps">): WebhookOps {
+/** What the webhook operations are built from (AppDeps has all of it; it holds their result). */
+export interface WebhookOpsDeps extends WebhookDeliveryDeps {
+  bus: EventBus;
+  config: Pick<Config, "webhookLog" | "webhookRender" | "externalUrl">;
+}
+
+export function createWebhookOps(deps: WebhookOpsDeps): WebhookOps {
   const log = new DeliveryLog(deps.db, deps.config.webhookLog, deps.logger.child({ logger: "webhooks.log" }));
   const overrides = new WebhookOverrides(deps.db, deps.bus, deps.integrations);
   const threads = new PipelineThreads(deps.config.webhookRender, deps.logger.child({ logger: "webhooks.render" }));
