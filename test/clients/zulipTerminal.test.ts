@@ -7,6 +7,15 @@ import path from "node:path";
 import { writeZuliprc } from "../../src/services/users/zuliprc";
 import { startTestServer, type TestServer } from "../support/harness";
 import {
+  freePort,
+  killProcess,
+  serverEnvironment,
+  SERVER_COMMAND,
+  startServerProcess,
+  waitUntilListening,
+  type ServerProcess,
+} from "../support/process";
+import {
   describeWithClients,
   extractClients,
   pollFor,
@@ -181,5 +190,66 @@ describeWithClients("zulip-terminal", { tmux: true }, () => {
     const screen = await screenShows(/general ▶ +live[\s\S]*live from mel/);
     expect(screen).not.toMatch(/Traceback|has crashed/);
     expect(crashReport()).toBe("");
+  });
+});
+
+// The organization `npm start` creates on an empty database, with the zuliprc it writes: the
+// client must start on it as it is (its welcome message is the whole message list).
+describeWithClients("zulip-terminal on the demo organization of npm start", { tmux: true }, () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  let server: ServerProcess;
+  let clients: ClientTree;
+  let tmux: Tmux;
+
+  beforeAll(async () => {
+    const env = await serverEnvironment("switchboard-zt-demo-", (fn) => cleanups.push(fn));
+    const port = await freePort();
+    // Only the helloworld plugin: the catalogue is not what this test is about (and loads slower).
+    const integrations = path.join(env.DATA_DIR, "integrations");
+    fs.cpSync(path.join(__dirname, "..", "..", "integrations", "helloworld"), path.join(integrations, "helloworld"), {
+      recursive: true,
+    });
+    server = startServerProcess(
+      SERVER_COMMAND,
+      { ...env, EXTERNAL_URL: `http://127.0.0.1:${port}`, INTEGRATIONS_DIR: integrations },
+      port,
+    );
+    cleanups.push(() => killProcess(server.child));
+    await waitUntilListening(server);
+    clients = extractClients();
+    cleanups.push(async () => clients.remove());
+    const rc = path.join(env.DATA_DIR, "zuliprc-owner");
+    const script = writeScript(path.join(clients.dir, "zulip-terminal.sh"), clients.env, clients.dir, [
+      PYTHON,
+      "-c",
+      "from zulipterminal.cli.run import main; main()",
+      "-c",
+      rc,
+    ]);
+    tmux = new Tmux("zt-demo", clients.env);
+    cleanups.push(async () => tmux.kill());
+    tmux.start(script);
+  });
+
+  afterAll(async () => {
+    for (const fn of cleanups.reverse()) await fn();
+  });
+
+  it("starts and shows the welcome message", async () => {
+    const tracebacks = path.join(clients.dir, "zulip-terminal-tracebacks.log");
+    let last = "";
+    const screen = await pollFor(
+      () => {
+        if (fs.existsSync(tracebacks))
+          throw new Error(`zulip-terminal crashed:\n${fs.readFileSync(tracebacks, "utf8")}\n${tmux.screen()}`);
+        last = tmux.screen();
+        return /Demo Owner \(owner@example\.com\) - Switchboard Demo/.test(last) ? last : undefined;
+      },
+      () => `zulip-terminal never loaded:\n${last}\nserver:\n${server.output()}`,
+      60000,
+    );
+    expect(screen).toMatch(/# general/);
+    expect(screen).toMatch(/Notification Bot[\s\S]*Welcome to the Switchboard Demo organization!/);
+    expect(screen).not.toMatch(/Traceback|has crashed/);
   });
 });
