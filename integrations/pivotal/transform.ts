@@ -4,7 +4,13 @@
 // (performer, `primary_resources`, and `changes` with original/new values). Both are turned into
 // one view: who, the story (name, type, browser link), what changed, and any comment text.
 // Pure: no I/O, no clock.
-import { limitMarkdown, nonEmptyText, scalarText as text, type TransformContext } from "../../src/webhooks/plugin";
+import {
+  limitMarkdown,
+  nonEmptyText,
+  scalarText as text,
+  type FieldChange,
+  type TransformContext,
+} from "../../src/webhooks/plugin";
 
 /** Longest description or comment quoted in a message (the rest is cut with a note). */
 export const MAX_QUOTED = 1500;
@@ -58,14 +64,8 @@ interface Payload {
   changes?: V5Change[];
 }
 
-export interface Change {
-  field: string;
-  from?: string;
-  to?: string;
-  long?: boolean;
-  added?: string[];
-  removed?: string[];
-}
+/** A field change as the framework's `{{changeList}}` renders it. */
+export type Change = FieldChange;
 
 /** XML values arrive as strings, or as `{ "#text": … }` when the element has attributes. */
 const xml = (v: Xml): string | undefined => {
