@@ -178,4 +178,11 @@ export const Errors = {
   /** The reference's refusal of a route meant for another kind of account (e.g. bot storage for a human). */
   permissionDenied: (msg: string) => new ApiError("PERMISSION_DENIED", msg),
   webhookBotNotAllowed: () => new ApiError("BAD_REQUEST", "This API is not available to incoming webhook bots."),
+  /** An event the webhook does not declare: a 200 with this code, as in the reference. */
+  unsupportedEvent: (webhookName: string, eventType: string) =>
+    new ApiError(
+      "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      `The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`,
+      { webhook_name: webhookName, event_type: eventType },
+    ),
 };

@@ -9,7 +9,7 @@ import type { Config } from "../../config";
 import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { findStreamById, findStreamByName } from "../../db/streams";
 import { claimDeliveryId, releaseDeliveryId, type ClaimKey } from "../../db/webhookOps";
-import { ApiError } from "../../errors";
+import { ApiError, Errors } from "../../errors";
 import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
 import type { PipelineResult, RenderedMessage } from "../../webhooks/pipeline";
 import type { Integration, IntegrationRegistry } from "../../webhooks/registry";
@@ -50,16 +50,6 @@ const withinLimits = (m: RenderedMessage): RenderedMessage => ({
   content: limitMarkdown(m.content),
 });
 
-/** The answer to an event the plugin does not declare (a 200 with a code, as in the reference). */
-export function unsupportedEventError(integration: Integration, eventType: string): ApiError {
-  const { displayName } = integration.manifest;
-  return new ApiError(
-    "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
-    `The '${eventType}' event isn't currently supported by the ${displayName} webhook; ignoring`,
-    { webhook_name: displayName, event_type: eventType },
-  );
-}
-
 /** The delivery log's `ignored_reason` when the URL's channel does not exist. */
 const MISSING = "missing channel";
 
@@ -92,7 +82,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps): DeliverWebhook
   function unsupported(integration: Integration, eventType: string): ApiError {
     const count = deps.integrations.countUnsupported(integration.name);
     unsupportedLog.info({ integration: integration.name, eventType, count }, "unsupported webhook event");
-    return unsupportedEventError(integration, eventType);
+    return Errors.unsupportedEvent(integration.manifest.displayName, eventType);
   }
 
   /**

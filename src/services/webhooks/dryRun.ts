@@ -4,13 +4,12 @@
 // and errors as the answer's status and code. The fixture suite replays every case through it;
 // `npm run fixtures:compare` checks that it agrees with the real app for every case.
 import type { RealmRow } from "../../db/rows";
-import { ApiError } from "../../errors";
+import { ApiError, Errors } from "../../errors";
 import type { ExpectedCase, ExpectedMessage } from "../../webhooks/fixtures";
 import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
 import { settlePipeline, type WebhookRequest } from "../../webhooks/pipeline";
 import type { Integration } from "../../webhooks/registry";
 import { normalizeContent, normalizeTopic } from "../messages/send";
-import { unsupportedEventError } from "./delivery";
 
 /** A new organization's name for the empty topic (the realms table's default). */
 const NEW_REALM: Pick<RealmRow, "empty_topic_display_name"> = { empty_topic_display_name: "general chat" };
@@ -35,7 +34,8 @@ export function dryRunDelivery(
     const result = settlePipeline(integration, request);
     if ("error" in result) throw result.error;
     const { outcome } = result;
-    if (outcome.kind === "unsupported") throw unsupportedEventError(integration, outcome.event.eventType);
+    if (outcome.kind === "unsupported")
+      throw Errors.unsupportedEvent(integration.manifest.displayName, outcome.event.eventType);
     if (outcome.kind === "ignored") return { ignored: true };
     // Storing can refuse too (a topic with a control character): the whole delivery is then an error.
     const messages = outcome.messages.map((m) => stored(m, realm));

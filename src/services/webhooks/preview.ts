@@ -54,9 +54,8 @@ export async function previewDelivery(
   const { outcome } = result;
   const event = { event: outcome.event?.eventType, event_key: "eventKey" in outcome ? outcome.eventKey : undefined };
   if (outcome.kind === "unsupported") {
-    const { displayName } = integration.manifest;
-    const msg = `The '${outcome.event.eventType}' event isn't currently supported by the ${displayName} webhook; ignoring`;
-    return { outcome: "error", ...event, messages: [], error: { code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE", msg } };
+    const err = Errors.unsupportedEvent(integration.manifest.displayName, outcome.event.eventType);
+    return { outcome: "error", ...event, messages: [], error: { code: err.code, msg: err.message } };
   }
   if (outcome.kind === "ignored") return { outcome: "ignored", ...event, messages: [], reason: outcome.reason };
   return {
