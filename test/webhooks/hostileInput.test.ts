@@ -281,6 +281,22 @@ describe("invalid UTF-8 in multipart text fields", () => {
     expect([webhook.status, webhook.body.msg]).toEqual([400, "Request body is not valid UTF-8"]);
   });
 
+  it("any Content-Transfer-Encoding on a text field is answered with the envelope", async () => {
+    for (const encoding of ["7bit", "8bit", "base64", "quoted-printable", "x-unknown"]) {
+      const res = await sendMultipart("/messages", [
+        ["type", "stream"],
+        ["to", "general"],
+        ["topic", "t"],
+        [
+          "content",
+          encoding === "base64" ? Buffer.from("hi").toString("base64") : "hi",
+          `Content-Transfer-Encoding: ${encoding}\r\n`,
+        ],
+      ]);
+      expect(res.status).toBeLessThan(500);
+    }
+  });
+
   it("fields named like Object's own properties stay parameters (reported as ignored)", async () => {
     const res = await sendMultipart("/messages", [
       ["type", "stream"],
