@@ -197,6 +197,12 @@ export function webRouter(deps: AppDeps): Router {
     }
   });
 
+  // `/integrations/github/` (a trailing slash, as people type and some tools add): the canonical page.
+  router.get(`${BASE}/:name/`, ip, (ctx) => {
+    ctx.status = 301;
+    ctx.redirect(`${BASE}/${encodeURIComponent(ctx.params.name)}${ctx.querystring ? `?${ctx.querystring}` : ""}`);
+  });
+
   router.get(`${BASE}/:name`, ip, session, async (ctx) => {
     const item = catalogue.get(ctx.params.name);
     const who = signedIn(ctx);
