@@ -302,6 +302,12 @@ const textHelpers: Record<string, HelperFn> = {
     return field === undefined ? row : row?.[str(field)];
   },
   contains: (text, part) => str(plain(text)).includes(str(plain(part))),
+  startsWith: (text, prefix) => str(plain(text)).startsWith(str(plain(prefix))),
+  /** The text without one leading `prefix` (`{{trimPrefix file "[PROJECT_ROOT]/"}}`). */
+  trimPrefix: (text, prefix) => {
+    const [s, start] = [str(plain(text)), str(plain(arg(prefix)))];
+    return start !== "" && s.startsWith(start) ? s.slice(start.length) : s;
+  },
   /** The text without one trailing `suffix` (`{{trimSuffix admin_url "/"}}`). */
   trimSuffix: (text, suffix) => {
     const [s, end] = [str(plain(text)), str(plain(arg(suffix)))];

@@ -276,6 +276,13 @@ describe("helpers", () => {
     expect(changeList("not a list")).toBe("");
   });
 
+  it("startsWith and trimPrefix: one leading prefix tested or removed", () => {
+    expect(render("{{#if (startsWith m c)}}yes{{else}}no{{/if}}", { m: "TypeError: x", c: "TypeError" })).toBe("yes");
+    expect(render("{{trimPrefix f p}}|{{trimPrefix g p}}", { f: "[R]/[R]/a.rb", g: "a.rb", p: "[R]/" })).toBe(
+      "\\[R\\]/a.rb|a.rb",
+    );
+  });
+
   it("contains and trimSuffix: plain text tests and one trailing suffix removed", () => {
     expect(render('{{#if (contains (lower t) "db-1")}}yes{{else}}no{{/if}}', { t: "Agent on DB-1 down" })).toBe("yes");
     expect(render('{{#if (contains t "x")}}yes{{else}}no{{/if}}', {})).toBe("no");
