@@ -1,11 +1,13 @@
 // Operator CLI: npm run cli -- <command> [--options]. Commands that make credentials print them
-// and, with --zuliprc FILE, write a zuliprc the official clients read.
+// and, with --zuliprc FILE, write a zuliprc the official clients read. One table (COMMANDS) holds
+// each command's name, usage, options and handler; the help is generated from it.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDeps } from "./bootstrap";
-import { loadConfig } from "./config";
+import { loadConfig, type Config } from "./config";
 import type { Db } from "./db/knex";
 import type { RealmRow } from "./db/rows";
+import type { EventBus } from "./events/bus";
 import { createChannelAsOperator } from "./services/channels/creation";
 import { createNamedGroup } from "./services/groups/groups";
 import { createRealm, findRealm, realmUrl, setRealmDeactivated } from "./services/realms/realms";
@@ -26,27 +28,6 @@ import { writeZuliprc } from "./services/users/zuliprc";
 import { setWebhookSecretByEmail } from "./services/webhooks/secrets";
 import { deliveryToFixture } from "./services/webhooks/fixtureFromDelivery";
 import { loadIntegrationsForApp } from "./webhooks/startup";
-
-const USAGE = `Usage: npm run cli -- <command> [options]
-
-  migrate
-  create-realm   --subdomain S --name N --owner-email E --owner-name F [--zuliprc FILE]
-  create-user    --realm S --email E --name F [--role owner|administrator|moderator|member|guest] [--zuliprc FILE]
-  create-bot     --realm S --owner-email E --email E --name F [--type incoming-webhook|generic] [--zuliprc FILE]
-  create-channel --realm S --name N [--description D] [--private] [--subscribe E1,E2]
-  change-role    --realm S --email E --role owner|administrator|moderator|member|guest
-  create-group   --realm S --name N [--description D] [--members E1,E2]   (a named user group)
-  regenerate-api-key --realm S --email E [--zuliprc FILE]
-  set-webhook-secret --realm S --email E --secret X   (use --secret '' to clear)
-  set-password   --realm S --email E   (reads the new password from stdin; ends the user's web sessions)
-  deactivate-user | reactivate-user --realm S --email E
-  deactivate-realm | reactivate-realm --realm S
-  soft-deactivate-users [--days N]   (mark users idle for N days, default SOFT_DEACTIVATION_DAYS: sends to
-                 channels skip their rows until they return; the server also does this every hour)
-  delivery-to-fixture --id N [--name VARIANT] [--force] [--fixtures-dir DIR (instead of the plugin's fixtures/)]
-                 (a logged webhook delivery → integrations/<name>/fixtures/<event>__<variant>.json + .expected.json)
-
---realm '' (or omitted) means the root-domain organization.`;
 
 type Options = Record<string, string | boolean | undefined>;
 
@@ -92,187 +73,282 @@ async function readPasswordFromStdin(): Promise<string> {
   return line;
 }
 
-const COMMANDS_USING_PLUGINS = new Set(["delivery-to-fixture"]);
+interface CommandContext {
+  db: Db;
+  bus: EventBus;
+  config: Config;
+  /** The server's external URL (what printed credentials point at). */
+  site: string;
+  opts: Options;
+  /** The name the command was run by (commands sharing a handler tell themselves apart). */
+  command: string;
+}
+
+interface Command {
+  name: string;
+  /** What follows the name in the help; adjacent commands with the same usage share a help line. */
+  usage: string;
+  /** The options it reads (every command accepts every option, as the help is one list). */
+  options: Record<string, "string" | "boolean">;
+  /** Starts with the plugins loaded (the others start faster without them). */
+  usesPlugins?: boolean;
+  run(c: CommandContext): Promise<void>;
+}
+
+const ROLES = "owner|administrator|moderator|member|guest";
+
+async function setActive({ db, bus, opts, command }: CommandContext): Promise<void> {
+  const realm = await realmOf(db, opts);
+  const user = await findUserInRealm(db, realm.id, need(opts, "email"));
+  if (!user) throw new Error(`No user '${String(opts.email)}'`);
+  // Servers with Redis hear of it (and of the bots deactivated with the user) as events.
+  await bus.publish(await setUserActive(db, user.id, command === "reactivate-user"));
+  process.stdout.write(`${command === "reactivate-user" ? "Reactivated" : "Deactivated"} ${user.email}.\n`);
+}
+
+async function setRealmActive({ db, opts, command }: CommandContext): Promise<void> {
+  const realm = await setRealmDeactivated(db, (opts.realm as string) ?? "", command === "deactivate-realm");
+  process.stdout.write(
+    `${command === "deactivate-realm" ? "Deactivated" : "Reactivated"} organization '${realm.name}'.\n`,
+  );
+}
+
+const COMMANDS: Command[] = [
+  {
+    name: "migrate",
+    usage: "",
+    options: {},
+    async run() {
+      process.stdout.write("Database is migrated to the latest schema.\n");
+    },
+  },
+  {
+    name: "create-realm",
+    usage: "--subdomain S --name N --owner-email E --owner-name F [--zuliprc FILE]",
+    options: {
+      subdomain: "string",
+      name: "string",
+      "owner-email": "string",
+      "owner-name": "string",
+      zuliprc: "string",
+    },
+    async run({ db, site, opts }) {
+      const created = await createRealm(db, {
+        subdomain: need(opts, "subdomain"),
+        name: need(opts, "name"),
+        owner: { email: need(opts, "owner-email"), fullName: need(opts, "owner-name") },
+      });
+      const realmSite = realmUrl(created.realm, site);
+      process.stdout.write(`Created organization '${created.realm.name}' (id ${created.realm.id}).\nOwner:\n`);
+      printCredentials(created.owner.email, created.ownerApiKey, realmSite, opts);
+    },
+  },
+  {
+    name: "create-user",
+    usage: `--realm S --email E --name F [--role ${ROLES}] [--zuliprc FILE]`,
+    options: { realm: "string", email: "string", name: "string", role: "string", zuliprc: "string" },
+    async run({ db, site, opts }) {
+      const realm = await realmOf(db, opts);
+      const role = ROLE_NAMES[(opts.role as string) ?? "member"];
+      if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
+      const { user, apiKey } = await createUser(db, realm.id, {
+        email: need(opts, "email"),
+        fullName: need(opts, "name"),
+        role,
+      });
+      printCredentials(user.email, apiKey, site, opts);
+    },
+  },
+  {
+    name: "create-bot",
+    usage: "--realm S --owner-email E --email E --name F [--type incoming-webhook|generic] [--zuliprc FILE]",
+    options: {
+      realm: "string",
+      "owner-email": "string",
+      email: "string",
+      name: "string",
+      type: "string",
+      zuliprc: "string",
+    },
+    async run({ db, bus, site, opts }) {
+      const realm = await realmOf(db, opts);
+      const botType = BOT_TYPE_NAMES[(opts.type as string) ?? "incoming-webhook"];
+      if (botType === undefined) throw new Error("--type must be incoming-webhook or generic");
+      // The same service as POST /bots (name rules, events), without the caller's permission checks.
+      const created = await createBotAsOperator(db, realm, {
+        ownerEmail: need(opts, "owner-email"),
+        email: need(opts, "email"),
+        fullName: need(opts, "name"),
+        botType,
+      });
+      await bus.publish(created.notifications);
+      printCredentials(created.bot.email, created.apiKey, site, opts);
+    },
+  },
+  {
+    name: "create-channel",
+    usage: "--realm S --name N [--description D] [--private] [--subscribe E1,E2]",
+    options: { realm: "string", name: "string", description: "string", private: "boolean", subscribe: "string" },
+    async run({ db, opts }) {
+      const realm = await realmOf(db, opts);
+      const emails = typeof opts.subscribe === "string" ? opts.subscribe.split(",").filter(Boolean) : [];
+      const stream = await createChannelAsOperator(db, realm, {
+        name: need(opts, "name"),
+        description: (opts.description as string) ?? "",
+        inviteOnly: Boolean(opts.private),
+        subscriberEmails: emails,
+      });
+      process.stdout.write(`Created channel #${stream.name} (id ${stream.id}).\n`);
+    },
+  },
+  {
+    name: "change-role",
+    usage: `--realm S --email E --role ${ROLES}`,
+    options: { realm: "string", email: "string", role: "string" },
+    async run({ db, opts }) {
+      const realm = await realmOf(db, opts);
+      const user = await findUserInRealm(db, realm.id, need(opts, "email"));
+      if (!user) throw new Error(`No user '${String(opts.email)}'`);
+      const role = ROLE_NAMES[need(opts, "role")];
+      if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
+      await changeRole(db, realm.id, user.id, role);
+      process.stdout.write(`${user.email} is now ${String(opts.role)}.\n`);
+    },
+  },
+  {
+    name: "create-group",
+    usage: "--realm S --name N [--description D] [--members E1,E2]   (a named user group)",
+    options: { realm: "string", name: "string", description: "string", members: "string" },
+    async run({ db, opts }) {
+      const realm = await realmOf(db, opts);
+      const emails = typeof opts.members === "string" ? opts.members.split(",").filter(Boolean) : [];
+      const id = await createNamedGroup(db, realm, {
+        name: need(opts, "name"),
+        description: (opts.description as string) ?? "",
+        memberEmails: emails,
+      });
+      process.stdout.write(`Created group '${String(opts.name)}' (id ${id}) with ${emails.length} member(s).\n`);
+    },
+  },
+  {
+    name: "regenerate-api-key",
+    usage: "--realm S --email E [--zuliprc FILE]",
+    options: { realm: "string", email: "string", zuliprc: "string" },
+    async run({ db, site, opts }) {
+      const realm = await realmOf(db, opts);
+      const user = await findUserInRealm(db, realm.id, need(opts, "email"));
+      if (!user) throw new Error(`No user '${String(opts.email)}'`);
+      printCredentials(user.email, await regenerateApiKey(db, user.id), site, opts);
+    },
+  },
+  {
+    name: "set-webhook-secret",
+    usage: "--realm S --email E --secret X   (use --secret '' to clear)",
+    options: { realm: "string", email: "string", secret: "string" },
+    async run({ db, opts }) {
+      const realm = await realmOf(db, opts);
+      const secret = need(opts, "secret");
+      await setWebhookSecretByEmail(db, realm.id, need(opts, "email"), secret);
+      process.stdout.write(secret === "" ? "Webhook secret cleared.\n" : "Webhook secret set.\n");
+    },
+  },
+  {
+    name: "set-password",
+    usage: "--realm S --email E   (reads the new password from stdin; ends the user's web sessions)",
+    options: { realm: "string", email: "string" },
+    async run({ db, opts }) {
+      const realm = await realmOf(db, opts);
+      const user = await findUserInRealm(db, realm.id, need(opts, "email"));
+      if (!user) throw new Error(`No user '${String(opts.email)}'`);
+      const password = await readPasswordFromStdin();
+      // The operator replaces a password: every web session of the user ends (as on a change).
+      await setPassword(db, user, password);
+      await endUserSessions(db, user.id);
+      process.stdout.write(`Password set for ${user.email}; their web sessions have ended.\n`);
+    },
+  },
+  {
+    name: "deactivate-user",
+    usage: "--realm S --email E",
+    options: { realm: "string", email: "string" },
+    run: setActive,
+  },
+  {
+    name: "reactivate-user",
+    usage: "--realm S --email E",
+    options: { realm: "string", email: "string" },
+    run: setActive,
+  },
+  { name: "deactivate-realm", usage: "--realm S", options: { realm: "string" }, run: setRealmActive },
+  { name: "reactivate-realm", usage: "--realm S", options: { realm: "string" }, run: setRealmActive },
+  {
+    name: "soft-deactivate-users",
+    usage:
+      "[--days N]   (mark users idle for N days, default SOFT_DEACTIVATION_DAYS: sends to\n" +
+      "                 channels skip their rows until they return; the server also does this every hour)",
+    options: { days: "string" },
+    async run({ db, config, opts }) {
+      const days = opts.days === undefined ? config.softDeactivation.inactiveDays : Number(opts.days);
+      if (!Number.isInteger(days) || days < 1) throw new Error("--days must be a whole number of days, at least 1");
+      const ids = await softDeactivateIdleUsers(db, { inactiveDays: days });
+      process.stdout.write(`Soft-deactivated ${ids.length} user(s) inactive for ${days} days or more.\n`);
+    },
+  },
+  {
+    name: "delivery-to-fixture",
+    usage:
+      "--id N [--name VARIANT] [--force] [--fixtures-dir DIR (instead of the plugin's fixtures/)]\n" +
+      "                 (a logged webhook delivery → integrations/<name>/fixtures/<event>__<variant>.json + .expected.json)",
+    options: { id: "string", name: "string", force: "boolean", "fixtures-dir": "string" },
+    usesPlugins: true,
+    async run({ db, config, opts }) {
+      const id = Number(need(opts, "id"));
+      if (!Number.isSafeInteger(id) || id <= 0) throw new Error("--id must be a delivery id (a positive integer)");
+      // By default the case goes to the plugin's own fixtures folder (integrations/<name>/fixtures).
+      const fixturesDir = typeof opts["fixtures-dir"] === "string" ? path.resolve(opts["fixtures-dir"]) : undefined;
+      const variant = typeof opts.name === "string" ? opts.name : undefined;
+      // The other commands start without the plugins; this one renders with them.
+      const integrations = await loadIntegrationsForApp(config);
+      const made = await deliveryToFixture(db, integrations, { id, variant, force: !!opts.force, fixturesDir });
+      process.stdout.write(`Wrote ${path.relative(process.cwd(), made.payloadPath)}\n`);
+      process.stdout.write(`Wrote ${path.relative(process.cwd(), made.expectedPath)} (review it)\n`);
+    },
+  },
+];
+
+/** The help: one line per command (or per run of commands with the same usage), from the table. */
+function usageText(): string {
+  const lines: string[] = [];
+  for (let i = 0; i < COMMANDS.length;) {
+    const names = [COMMANDS[i].name];
+    const { usage } = COMMANDS[i];
+    while (++i < COMMANDS.length && COMMANDS[i].usage === usage) names.push(COMMANDS[i].name);
+    const label = names.join(" | ");
+    lines.push(usage ? `  ${label.padEnd(14)} ${usage}` : `  ${label}`);
+  }
+  return `Usage: npm run cli -- <command> [options]\n\n${lines.join("\n")}\n\n--realm '' (or omitted) means the root-domain organization.`;
+}
+
+/** Every command's options: parsed for whichever command runs. */
+const ALL_OPTIONS = Object.fromEntries(
+  COMMANDS.flatMap((c) => Object.entries(c.options)).map(([name, type]) => [name, { type }]),
+) as Record<string, { type: "string" | "boolean" }>;
 
 async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const { values: opts } = parseArgs({
-    args: rest,
-    options: Object.fromEntries(
-      [
-        "subdomain",
-        "name",
-        "owner-email",
-        "owner-name",
-        "zuliprc",
-        "realm",
-        "email",
-        "role",
-        "type",
-        "description",
-        "subscribe",
-        "secret",
-        "members",
-        "id",
-        "fixtures-dir",
-        "days",
-      ]
-        .map((n) => [n, { type: "string" as const }])
-        .concat([["private", { type: "boolean" as const }] as never, ["force", { type: "boolean" as const }] as never]),
-    ),
-    allowPositionals: false,
-  }) as { values: Options };
+  const { values: opts } = parseArgs({ args: rest, options: ALL_OPTIONS, allowPositionals: false }) as {
+    values: Options;
+  };
   if (!command || command === "help" || command === "--help") {
-    process.stdout.write(USAGE + "\n");
+    process.stdout.write(usageText() + "\n");
     return;
   }
+  const entry = COMMANDS.find((c) => c.name === command);
   const config = loadConfig();
-  // Only commands that replay deliveries need the plugins; the others start faster without them.
-  const deps = await createDeps(config, { migrate: true, integrations: COMMANDS_USING_PLUGINS.has(command) });
-  const { db } = deps;
-  const site = config.externalUrl;
+  const deps = await createDeps(config, { migrate: true, integrations: entry?.usesPlugins ?? false });
   try {
-    switch (command) {
-      case "migrate":
-        process.stdout.write("Database is migrated to the latest schema.\n");
-        break;
-      case "create-realm": {
-        const created = await createRealm(db, {
-          subdomain: need(opts, "subdomain"),
-          name: need(opts, "name"),
-          owner: { email: need(opts, "owner-email"), fullName: need(opts, "owner-name") },
-        });
-        const realmSite = realmUrl(created.realm, site);
-        process.stdout.write(`Created organization '${created.realm.name}' (id ${created.realm.id}).\nOwner:\n`);
-        printCredentials(created.owner.email, created.ownerApiKey, realmSite, opts);
-        break;
-      }
-      case "create-user": {
-        const realm = await realmOf(db, opts);
-        const role = ROLE_NAMES[(opts.role as string) ?? "member"];
-        if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
-        const { user, apiKey } = await createUser(db, realm.id, {
-          email: need(opts, "email"),
-          fullName: need(opts, "name"),
-          role,
-        });
-        printCredentials(user.email, apiKey, site, opts);
-        break;
-      }
-      case "create-bot": {
-        const realm = await realmOf(db, opts);
-        const botType = BOT_TYPE_NAMES[(opts.type as string) ?? "incoming-webhook"];
-        if (botType === undefined) throw new Error("--type must be incoming-webhook or generic");
-        // The same service as POST /bots (name rules, events), without the caller's permission checks.
-        const created = await createBotAsOperator(db, realm, {
-          ownerEmail: need(opts, "owner-email"),
-          email: need(opts, "email"),
-          fullName: need(opts, "name"),
-          botType,
-        });
-        await deps.bus.publish(created.notifications);
-        printCredentials(created.bot.email, created.apiKey, site, opts);
-        break;
-      }
-      case "create-channel": {
-        const realm = await realmOf(db, opts);
-        const emails = typeof opts.subscribe === "string" ? opts.subscribe.split(",").filter(Boolean) : [];
-        const stream = await createChannelAsOperator(db, realm, {
-          name: need(opts, "name"),
-          description: (opts.description as string) ?? "",
-          inviteOnly: Boolean(opts.private),
-          subscriberEmails: emails,
-        });
-        process.stdout.write(`Created channel #${stream.name} (id ${stream.id}).\n`);
-        break;
-      }
-      case "create-group": {
-        const realm = await realmOf(db, opts);
-        const emails = typeof opts.members === "string" ? opts.members.split(",").filter(Boolean) : [];
-        const id = await createNamedGroup(db, realm, {
-          name: need(opts, "name"),
-          description: (opts.description as string) ?? "",
-          memberEmails: emails,
-        });
-        process.stdout.write(`Created group '${String(opts.name)}' (id ${id}) with ${emails.length} member(s).\n`);
-        break;
-      }
-      case "change-role": {
-        const realm = await realmOf(db, opts);
-        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
-        if (!user) throw new Error(`No user '${String(opts.email)}'`);
-        const role = ROLE_NAMES[need(opts, "role")];
-        if (role === undefined) throw new Error(`Unknown role '${String(opts.role)}'`);
-        await changeRole(db, realm.id, user.id, role);
-        process.stdout.write(`${user.email} is now ${String(opts.role)}.\n`);
-        break;
-      }
-      case "regenerate-api-key": {
-        const realm = await realmOf(db, opts);
-        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
-        if (!user) throw new Error(`No user '${String(opts.email)}'`);
-        printCredentials(user.email, await regenerateApiKey(db, user.id), site, opts);
-        break;
-      }
-      case "set-password": {
-        const realm = await realmOf(db, opts);
-        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
-        if (!user) throw new Error(`No user '${String(opts.email)}'`);
-        const password = await readPasswordFromStdin();
-        // The operator replaces a password: every web session of the user ends (as on a change).
-        await setPassword(db, user, password);
-        await endUserSessions(db, user.id);
-        process.stdout.write(`Password set for ${user.email}; their web sessions have ended.\n`);
-        break;
-      }
-      case "set-webhook-secret": {
-        const realm = await realmOf(db, opts);
-        const secret = need(opts, "secret");
-        await setWebhookSecretByEmail(db, realm.id, need(opts, "email"), secret);
-        process.stdout.write(secret === "" ? "Webhook secret cleared.\n" : "Webhook secret set.\n");
-        break;
-      }
-      case "delivery-to-fixture": {
-        const id = Number(need(opts, "id"));
-        if (!Number.isSafeInteger(id) || id <= 0) throw new Error("--id must be a delivery id (a positive integer)");
-        // By default the case goes to the plugin's own fixtures folder (integrations/<name>/fixtures).
-        const fixturesDir = typeof opts["fixtures-dir"] === "string" ? path.resolve(opts["fixtures-dir"]) : undefined;
-        const variant = typeof opts.name === "string" ? opts.name : undefined;
-        // The other commands start without the plugins; this one renders with them.
-        const integrations = await loadIntegrationsForApp(config);
-        const made = await deliveryToFixture(db, integrations, { id, variant, force: !!opts.force, fixturesDir });
-        process.stdout.write(`Wrote ${path.relative(process.cwd(), made.payloadPath)}\n`);
-        process.stdout.write(`Wrote ${path.relative(process.cwd(), made.expectedPath)} (review it)\n`);
-        break;
-      }
-      case "deactivate-user":
-      case "reactivate-user": {
-        const realm = await realmOf(db, opts);
-        const user = await findUserInRealm(db, realm.id, need(opts, "email"));
-        if (!user) throw new Error(`No user '${String(opts.email)}'`);
-        // Servers with Redis hear of it (and of the bots deactivated with the user) as events.
-        await deps.bus.publish(await setUserActive(db, user.id, command === "reactivate-user"));
-        process.stdout.write(`${command === "reactivate-user" ? "Reactivated" : "Deactivated"} ${user.email}.\n`);
-        break;
-      }
-      case "deactivate-realm":
-      case "reactivate-realm": {
-        const realm = await setRealmDeactivated(db, (opts.realm as string) ?? "", command === "deactivate-realm");
-        process.stdout.write(
-          `${command === "deactivate-realm" ? "Deactivated" : "Reactivated"} organization '${realm.name}'.\n`,
-        );
-        break;
-      }
-      case "soft-deactivate-users": {
-        const days = opts.days === undefined ? config.softDeactivation.inactiveDays : Number(opts.days);
-        if (!Number.isInteger(days) || days < 1) throw new Error("--days must be a whole number of days, at least 1");
-        const ids = await softDeactivateIdleUsers(db, { inactiveDays: days });
-        process.stdout.write(`Soft-deactivated ${ids.length} user(s) inactive for ${days} days or more.\n`);
-        break;
-      }
-      default:
-        throw new Error(`Unknown command '${command}'\n\n${USAGE}`);
-    }
+    if (!entry) throw new Error(`Unknown command '${command}'\n\n${usageText()}`);
+    await entry.run({ db: deps.db, bus: deps.bus, config, site: config.externalUrl, opts, command });
   } finally {
     await deps.close();
   }
