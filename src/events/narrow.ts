@@ -11,7 +11,7 @@ export interface EventNarrowTerm {
 }
 
 const IS_OPERANDS = new Set(["dm", "private", "starred", "mentioned", "alerted"]);
-const OPERATORS = new Set(["channel", "stream", "topic", "subject", "sender", "dm", "pm-with", "is"]);
+const OPERATORS = new Set(["channel", "stream", "topic", "subject", "sender", "dm", "pm-with", "is", "search"]);
 
 const invalid = (detail: string) => Errors.badRequest(`Invalid narrow operator: ${detail}`);
 
@@ -46,6 +46,9 @@ interface EventMessage {
   subject?: string;
   sender_id?: number;
   sender_email?: string;
+  /** The Markdown source (message events carry both renderings until each queue gets its own). */
+  raw_content?: string;
+  content?: string;
 }
 
 /** Does the message event (its message and this recipient's flags) match every term? */
@@ -84,6 +87,15 @@ function termMatches(term: EventNarrowTerm, m: EventMessage, flags: string[], us
       const people = others.length > 0 ? others : m.display_recipient;
       const unmatched = wanted.filter((w) => !people.some((p) => sameUser(w, p.id, p.email)));
       return unmatched.length === 0 && wanted.length === people.length;
+    }
+    case "search": {
+      // Every word in the topic or the content, case-insensitively (no full-text index for one message).
+      const text = `${m.subject ?? ""}\n${m.raw_content ?? m.content ?? ""}`.toLowerCase();
+      return String(operand)
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean)
+        .every((word) => text.includes(word));
     }
     case "is":
       switch (operand) {

@@ -216,7 +216,7 @@ describe("narrow on /register (as print-events sends it)", () => {
     expect(await ids(negated.body.queue_id)).toEqual([inElsewhere, dm]);
   });
 
-  it("topic, sender and is:dm narrows; an unknown operator is a 400 and registers nothing", async () => {
+  it("topic, is:dm and search narrows; an unknown operator is a 400 and registers nothing", async () => {
     const { member, owner } = server.users;
     const byTopic = await server.as(member).post("/register", {
       narrow: [
@@ -225,6 +225,7 @@ describe("narrow on /register (as print-events sends it)", () => {
       ],
     });
     const dms = await server.as(member).post("/register", { narrow: [["is", "dm"]] });
+    const searched = await server.as(member).post("/register", { narrow: [["search", "WANTED y"]] });
     await server.as(owner).post("/messages", { type: "stream", to: "general", topic: "other", content: "x" });
     const wanted = (
       await server.as(owner).post("/messages", { type: "stream", to: "general", topic: "wanted", content: "y" })
@@ -236,6 +237,7 @@ describe("narrow on /register (as print-events sends it)", () => {
         .map((e: any) => e.message.id);
     expect(await ids(byTopic.body.queue_id)).toEqual([wanted]);
     expect(await ids(dms.body.queue_id)).toEqual([dm]);
+    expect(await ids(searched.body.queue_id)).toEqual([wanted]);
 
     const bad = await server.as(member).post("/register", { narrow: [["bogus", "x"]] });
     expect(bad.status).toBe(400);
