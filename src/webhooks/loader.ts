@@ -400,8 +400,10 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     const fn = inline(`/outputs/${name}`, source);
     if (fn) outputs.push([name, fn]);
   }
-  if (manifest.formField !== undefined && manifest.contentType !== "form-json")
-    problems.add("integration.json", '/formField: only used with "contentType": "form-json"');
+  if (manifest.formField !== undefined && manifest.contentType !== "form-json" && manifest.contentType !== "form")
+    problems.add("integration.json", '/formField: only used with "contentType": "form-json" or "form"');
+  if (manifest.textField !== undefined && manifest.contentType !== "text")
+    problems.add("integration.json", '/textField: only used with "contentType": "text"');
 
   let transform: TransformFn | undefined;
   if (manifest.transform) {

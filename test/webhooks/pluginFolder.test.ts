@@ -552,10 +552,15 @@ describe("problems in a plugin folder", () => {
     );
   });
 
-  it("refuses formField unless contentType is form-json", () => {
-    const line = 'integrations/demo/integration.json: /formField: only used with "contentType": "form-json"';
+  it("refuses formField unless contentType is form-json or form, and textField unless it is text", () => {
+    const line = 'integrations/demo/integration.json: /formField: only used with "contentType": "form-json" or "form"';
     expect(problemsOf(goodPlugin("demo", {}, { formField: "data" }))).toEqual([line]);
-    expect(problemsOf(goodPlugin("demo", {}, { formField: "data", contentType: "form" }))).toEqual([line]);
+    expect(problemsOf(goodPlugin("demo", {}, { formField: "data", contentType: "xml" }))).toEqual([line]);
+    expect(problemsOf(goodPlugin("demo", {}, { formField: "data", contentType: "form" }))).toEqual([]);
+    expect(problemsOf(goodPlugin("demo", {}, { textField: "message", contentType: "json" }))).toEqual([
+      'integrations/demo/integration.json: /textField: only used with "contentType": "text"',
+    ]);
+    expect(problemsOf(goodPlugin("demo", {}, { textField: "message", contentType: "text" }))).toEqual([]);
   });
 
   it("lists every problem of a folder together, in the order the loader checks them", () => {
@@ -569,7 +574,7 @@ describe("problems in a plugin folder", () => {
       "integrations/demo/doc.md: file not found (every integration needs a doc page for bot owners)",
       "integrations/demo/integration.json: /urlOptions: 'topic' is a framework parameter",
       "integrations/demo/templates/old.hbs: not used by any event in integration.json (remove it or add the event)",
-      'integrations/demo/integration.json: /formField: only used with "contentType": "form-json"',
+      'integrations/demo/integration.json: /formField: only used with "contentType": "form-json" or "form"',
     ]);
   });
 });
