@@ -1,0 +1,17 @@
+// Generated from schema.json by `npm run plugin-types` (src/tools/pluginTypes.ts): do not edit.
+// The type of a payload that passed the schema: fields the schema does not declare are `unknown`.
+
+export interface Payload {
+  version?: string;
+  title?: string | null;
+  message: string;
+  type?: string | null;
+  attachments?:
+    | {
+        filename?: string;
+        mimetype?: string;
+        [k: string]: unknown;
+      }[]
+    | null;
+  [k: string]: unknown;
+}
