@@ -3,7 +3,14 @@
 
 export interface Payload {
   event: string;
+  /**
+   * the master-wide build id
+   */
   buildid: number;
+  /**
+   * the builder's own build number (ZulipStatusPush leaves it out: it is the last segment of url)
+   */
+  number?: number | null;
   buildername: string;
   url?: string | null;
   project?: string | null;

@@ -313,6 +313,12 @@ const textHelpers: Record<string, HelperFn> = {
     const [s, end] = [str(plain(text)), str(plain(arg(suffix)))];
     return end !== "" && s.endsWith(end) ? s.slice(0, -end.length) : s;
   },
+  /** The URL path segment after the last one named `name` (`{{segmentAfter url "builds"}}` → `33`); nothing when absent. */
+  segmentAfter: (text, name) => {
+    const segments = str(plain(text)).split(/[/#?]/);
+    const at = segments.lastIndexOf(str(plain(arg(name))));
+    return at >= 0 && at + 1 < segments.length && segments[at + 1] !== "" ? segments[at + 1] : undefined;
+  },
   compactDuration: (seconds) => (typeof arg(seconds) === "number" ? compactDuration(seconds) : undefined),
   durationBetween: (from, to) => durationBetween(arg(from), arg(to)),
   firstLine: (text) => firstLine(arg(text)),

@@ -291,6 +291,16 @@ describe("helpers", () => {
     ).toBe("https://a.example/|https://a.example");
   });
 
+  it("segmentAfter: the URL segment after the last one of that name, nothing when there is none", () => {
+    const t = '{{segmentAfter u "builds"}}';
+    expect(render(t, { u: "https://ci.example/#/builders/2/builds/7" })).toBe("7");
+    expect(render(t, { u: "https://ci.example/#builders/2/builds/7?tab=logs" })).toBe("7");
+    expect(render(t, { u: "https://ci.example/builds/3/builds/9/" })).toBe("9");
+    expect(render(t, { u: "https://ci.example/#/builders/2/builds/" })).toBe("");
+    expect(render(t, { u: "https://ci.example/#/builders/2" })).toBe("");
+    expect(render(t, {})).toBe("");
+  });
+
   it("durationBetween and compactDuration: compact words, nothing for a missing or reversed span", () => {
     expect(durationBetween("2026-01-01T10:00:00Z", "2026-01-01T11:03:10Z")).toBe("1 h 3 min");
     expect(durationBetween("2026-01-01T10:00:05Z", "2026-01-01T10:00:00Z")).toBeUndefined();
