@@ -29,3 +29,19 @@ export async function removeAlertWords(q: Queryable, userId: number, words: stri
     )
     .delete();
 }
+
+/** Ids per `IN (…)` list: well under SQLite's bound on parameters per statement. */
+const IDS_PER_STATEMENT = 500;
+
+/** The alert words of these users (lower-cased keys), for flagging a message they receive. */
+export async function alertWordsOfUsers(
+  q: Queryable,
+  userIds: number[],
+): Promise<{ user_id: number; word_key: string }[]> {
+  const out: { user_id: number; word_key: string }[] = [];
+  for (let i = 0; i < userIds.length; i += IDS_PER_STATEMENT) {
+    const ids = userIds.slice(i, i + IDS_PER_STATEMENT);
+    out.push(...(await q("alert_words").whereIn("user_id", ids).select("user_id", "word_key")));
+  }
+  return out;
+}

@@ -240,6 +240,54 @@ describe("alert words", () => {
     expect((await server.as(member).post("/users/me/alert_words", { alert_words: "deploy" })).status).toBe(400);
     expect((await server.as(member).get("/users/me/alert_words")).body.alert_words).toEqual(["deploy"]);
   });
+
+  it("flags has_alert_word for the recipients whose words occur as whole words, at send and at edit", async () => {
+    const { member, other, owner } = server.users;
+    await server.as(member).post("/users/me/alert_words", { alert_words: ["Big Outage"] });
+    await server.as(other).post("/users/me/alert_words", { alert_words: ["ship"] });
+    const queue = (await server.as(member).post("/register", { event_types: ["message", "update_message"] })).body
+      .queue_id;
+    const send = async (content: string) =>
+      (await server.as(owner).post("/messages", { type: "stream", to: "general", topic: "alerts", content })).body
+        .id as number;
+    const flagsOf = async (user: TestUser, id: number) =>
+      (await server.as(user).get("/messages", { anchor: id, num_before: 0, num_after: 0 })).body.messages[0]
+        .flags as string[];
+
+    const alerting = await send("Starting the DEPLOY now (a big  outage? no: a BIG OUTAGE!)");
+    const partOfWord = await send("redeploy and deploys, shipping");
+    expect(await flagsOf(member, alerting)).toContain("has_alert_word");
+    expect(await flagsOf(other, alerting)).not.toContain("has_alert_word");
+    expect(await flagsOf(member, partOfWord)).not.toContain("has_alert_word");
+    expect(await flagsOf(other, partOfWord)).not.toContain("has_alert_word");
+    const messageEvents = (await eventsOf(member, queue)).filter((e) => e.type === "message");
+    expect(messageEvents.map((e) => [e.message.id, e.flags.includes("has_alert_word")])).toEqual([
+      [alerting, true],
+      [partOfWord, false],
+    ]);
+
+    const alerted = await server.as(member).get("/messages", {
+      anchor: "newest",
+      num_before: 100,
+      num_after: 0,
+      narrow: JSON.stringify([{ operator: "is", operand: "alerted" }]),
+    });
+    expect(alerted.status).toBe(200);
+    expect(alerted.body.messages.map((m: { id: number }) => m.id)).toEqual([alerting]);
+
+    // An edit recomputes the flag: gained by one recipient, lost by the other.
+    const edited = await server.as(owner).patch(`/messages/${partOfWord}`, { content: "time to ship, then deploy" });
+    expect(edited.status).toBe(200);
+    expect(await flagsOf(member, partOfWord)).toContain("has_alert_word");
+    expect(await flagsOf(other, partOfWord)).toContain("has_alert_word");
+    await server.as(owner).patch(`/messages/${partOfWord}`, { content: "time to ship" });
+    expect(await flagsOf(member, partOfWord)).not.toContain("has_alert_word");
+    expect(await flagsOf(other, partOfWord)).toContain("has_alert_word");
+    const updates = (await eventsOf(member, queue)).filter((e) => e.type === "update_message");
+    expect(updates.map((e) => e.flags.includes("has_alert_word"))).toEqual([true, false]);
+    await server.as(member).delete("/users/me/alert_words", { alert_words: ["Big Outage"] });
+    await server.as(other).delete("/users/me/alert_words", { alert_words: ["ship"] });
+  });
 });
 
 describe("user settings with PATCH /settings", () => {

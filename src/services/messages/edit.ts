@@ -53,8 +53,9 @@ export interface EditInput {
   prevContentSha256?: string;
 }
 
-/** Every flag a message's mentions set; an edit recomputes them all. */
+/** Every flag a message's mentions and alert words set; an edit recomputes them all. */
 const MENTION_FLAGS =
+  FLAG_BITS.has_alert_word |
   FLAG_BITS.mentioned |
   FLAG_BITS.wildcard_mentioned |
   FLAG_BITS.stream_wildcard_mentioned |
@@ -202,6 +203,7 @@ async function apply(
       topic: message.topic,
       recipientIds: [...targetRows.keys()],
       mentions: rendered.mentions,
+      content: p.content.text,
     });
     // Rows whose mention flags change, grouped by their new value: one UPDATE per distinct value.
     const byFlags = new Map<number, number[]>();

@@ -5,6 +5,7 @@ import type { RealmRow, StreamRow, UserRow } from "../../db/rows";
 import { linkableAttachmentIds, linkMessageAttachments } from "../uploads/attachments";
 import { usersWhoMuted } from "../../db/mutedUsers";
 import { renderMessage, type MentionsFound } from "../../markdown/markdown";
+import { alertWordFlagsByUser } from "./alertWordFlags";
 import { mentionFlagsByUser } from "./mentionFlags";
 import { resolveRenderContext } from "./renderContext";
 import { checkCanCreateTopic, checkTopicsPolicy } from "./topicsPolicy";
@@ -33,12 +34,26 @@ export const messageHooks = {
     return renderMessage(content, await resolveRenderContext(q, realm, content));
   },
 
-  /** Extra flag bits per recipient from the message's mentions; throws when a wildcard is not allowed. */
+  /**
+   * Extra flag bits per recipient from the message's mentions and their alert words (the sender's
+   * own words count too); throws when a wildcard is not allowed.
+   */
   async mentionFlags(
     q: Queryable,
-    ctx: { sender: UserRow; stream?: StreamRow; topic: string; recipientIds: number[]; mentions: MentionsFound },
+    ctx: {
+      sender: UserRow;
+      stream?: StreamRow;
+      topic: string;
+      recipientIds: number[];
+      mentions: MentionsFound;
+      content: string;
+    },
   ): Promise<Map<number, number>> {
-    return mentionFlagsByUser(q, ctx);
+    const flags = await mentionFlagsByUser(q, ctx);
+    const alerted = new Set([...ctx.recipientIds, ctx.sender.id]);
+    for (const [userId, bit] of await alertWordFlagsByUser(q, [...alerted], ctx.content))
+      flags.set(userId, (flags.get(userId) ?? 0) | bit);
+    return flags;
   },
 
   /** Recipients whose copy starts out read (they muted the sender). */

@@ -107,6 +107,7 @@ async function narrowToFilter(
         else if (term.operand === "starred") filter.requireFlag = FLAG_BITS.starred;
         // Mentioned by name or by a wildcard (@**all**, @**topic**), as the reference counts them.
         else if (term.operand === "mentioned") filter.requireFlag = MENTION_BITS;
+        else if (term.operand === "alerted") filter.requireFlag = FLAG_BITS.has_alert_word;
         else if (term.operand === "unread") filter.unread = true;
         else throw Errors.badRequest(`Invalid narrow operator: unknown 'is' operand '${String(term.operand)}'`);
         break;

@@ -142,6 +142,7 @@ export async function prepareSend(q: Queryable, input: SendInput): Promise<Prepa
     topic,
     recipientIds: recipients,
     mentions,
+    content,
   });
   const row: PreparedSend["row"] = {
     realm_id: realm.id,
