@@ -659,7 +659,11 @@ async function main(): Promise<void> {
     ...loopDelay.map((c) => `| ${c.name} | ${c.max_ms} | ${c.p99_ms} | ${c.mean_ms} | ${c.busy_ms_per_delivery} |`),
     "",
   ].join("\n");
-  write("results.md", table);
+  // The "## Earlier measurements" part of results.md is history: kept below the new table.
+  const resultsFile = path.join(ROOT, "bench", "results.md");
+  const previous = fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, "utf8") : "";
+  const history = previous.indexOf("\n## Earlier measurements\n");
+  write("results.md", history < 0 ? table : table + previous.slice(history));
   process.stdout.write("\n" + table);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
