@@ -1,5 +1,5 @@
 // ESLint (flat config): typescript-eslint's recommended rules, Prettier owns formatting, and the
-// layering as import rules. The layers and why are in README.md, "Architecture".
+// layering as import rules. The layers and why are in docs/architecture.md.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
@@ -15,7 +15,7 @@ const NO_KOA = ["koa", "@koa/router", "koa-body"].map((name) => ({
 }));
 const below = (layer, names) => ({
   regex: folder(`(${names.join("|")})`),
-  message: `${layer} may not import ${names.map((n) => `${n}/`).join(", ")}: see "Architecture" in README.md.`,
+  message: `${layer} may not import ${names.map((n) => `${n}/`).join(", ")}: see docs/architecture.md.`,
 });
 
 // The framework helpers a plugin imports and never declares (FRAMEWORK_FUNCTIONS in src/webhooks/frameworkParts.ts).

@@ -1,6 +1,6 @@
 // Names compare the same on SQLite and MySQL/MariaDB: case-insensitive, accent-sensitive, NFC and
 // NFD alike (src/names.ts). Every case runs through the real app on the database under test.
-// Edge cases decided (README, "Names"): Turkish dotless "ı" equals "i"/"I" (its upper case is "I",
+// Edge cases decided (docs/http-contract.md, "How names compare"): Turkish dotless "ı" equals "i"/"I" (its upper case is "I",
 // as the reference's upper() comparison has it) while dotted "İ" equals only itself (and I + U+0307,
 // its NFD); German "ß" equals capital "ẞ" but not "ss".
 import sharp from "sharp";

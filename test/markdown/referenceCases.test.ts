@@ -1,7 +1,7 @@
 // The reference server's own Markdown test cases (../shared/reference/markdown-cases.json): each input
 // rendered by our renderer must produce the same HTML tree as the reference's expected output
 // (attribute order, entity spelling and whitespace-only text between tags do not count).
-// At least 90% must match; the ones that do not are listed in README.md with the reason.
+// At least 90% must match; the ones that do not are listed in docs/architecture.md ("Message Markdown") with the reason.
 import fs from "node:fs";
 import path from "node:path";
 import { renderMessageHtml } from "../../src/markdown/markdown";

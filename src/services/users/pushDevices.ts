@@ -1,5 +1,5 @@
 // Push device registration. Tokens are stored per user; this server does not deliver push
-// notifications itself, so registration only records the device (see README).
+// notifications itself, so registration only records the device (docs/api-coverage.md, "Profile fields, push devices…").
 import type { Db } from "../../db/knex";
 import {
   deletePushToken,
