@@ -83,8 +83,9 @@ export function colonFamiliesOf(key: string): string[] {
 
 /**
  * An event's spec with inherited fields filled in: its own, else the nearest declared family's
- * (`a` for `a.b`, then `families` entries such as `a:*` for `a:b`), else the manifest's eventDefaults. `from` says where each field came from
- * (a JSON pointer into integration.json), for error messages.
+ * (`a` for `a.b`, then `families` entries such as `a:*` for `a:b`), else the manifest's
+ * eventDefaults. `from` says where each field came from (a JSON pointer into integration.json),
+ * for error messages.
  */
 export function effectiveSpec(
   manifest: Manifest,

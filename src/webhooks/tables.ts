@@ -41,7 +41,10 @@ type Node = {
   loc?: hbs.AST.SourceLocation;
 };
 
-/** Each `table` call in a template: its table name must be a quoted name of a declared table, its field one of that table's. */
+/**
+ * Each `table` call in a template: its table name must be a quoted name of a declared table, and
+ * its field (when given) a quoted field of that table.
+ */
 export function checkTableUses(source: string, manifest: Manifest): TableProblem[] {
   let ast: hbs.AST.Program;
   try {
