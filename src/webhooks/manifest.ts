@@ -325,7 +325,7 @@ export const MANIFEST_SCHEMA = {
         additionalProperties: false,
         required: ["key", "description"],
         properties: {
-          key: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
+          key: { type: "string", pattern: "^[a-z][A-Za-z0-9_]*$" },
           description: nonEmpty,
           default: { type: "string" },
         },
