@@ -64,7 +64,7 @@ class Receiver {
     }
     if (path === "/target") return json(200, { content: "followed the redirect" });
     if (path === "/big") return json(200, { content: "x".repeat(5000) });
-    if (path === "/error") return json(500, { msg: "boom" });
+    if (path.startsWith("/error")) return json(500, { msg: "boom" });
     json(404, {});
   }
 
@@ -271,6 +271,51 @@ describe("deliveries", () => {
       content: `echo: ${content}`,
       client: "OutgoingWebhookResponse",
     });
+  });
+
+  it("replies into a private channel that mentioned it though it is not subscribed there", async () => {
+    const { member } = server.users;
+    const bot = await createOutgoingBot(member, "/echo-private");
+    const created = await server.as(member).post("/users/me/subscriptions", {
+      subscriptions: JSON.stringify([{ name: "hideout" }]),
+      invite_only: true,
+    });
+    expect(created.status).toBe(200);
+    const res = await server.as(member).post("/messages", {
+      type: "stream",
+      to: "hideout",
+      topic: "plans",
+      content: `@**${bot.name}** ping`,
+    });
+    expect(res.status).toBe(200);
+    await outgoing().idle();
+    const [reply] = await messagesFrom(bot.id);
+    expect(reply).toMatchObject({ type: "stream", topic: "plans", content: `echo: @**${bot.name}** ping` });
+    const hideout = await server.db("streams").where({ realm_id: server.realm.id, name: "hideout" }).first();
+    expect(reply.stream_id).toBe(hideout.id);
+    expect(await server.db("subscriptions").where({ user_id: bot.id, stream_id: hideout.id })).toEqual([]);
+    // Only the reply to the triggering conversation: the bot still may not post there itself.
+    const botUser: TestUser = { ...(await server.db("users").where({ id: bot.id }).first()), apiKey: bot.apiKey };
+    const direct = await server
+      .as(botUser)
+      .post("/messages", { type: "stream", to: "hideout", topic: "plans", content: "uninvited" });
+    expect(direct.status).toBe(400);
+    expect(direct.body.msg).toBe("Not authorized to send to channel 'hideout'");
+  });
+
+  it("marks the triggering message read for the bot after a successful delivery only", async () => {
+    const { member } = server.users;
+    const answering = await createOutgoingBot(member, "/echo-read");
+    const failing = await createOutgoingBot(member, "/error-read");
+    const readFlag = async (botId: number, messageId: number) => {
+      const row = await server.db("user_messages").where({ user_id: botId, message_id: messageId }).first();
+      return (Number(row.flags) & 1) !== 0;
+    };
+    const answered = await dm(member, [answering.id], "are you there?");
+    expect(await messagesFrom(answering.id)).toHaveLength(1);
+    expect(await readFlag(answering.id, answered)).toBe(true);
+    const failed = await dm(member, [failing.id], "are you there?");
+    expect(await readFlag(failing.id, failed)).toBe(false);
   });
 
   it("is triggered only by a real mention or a direct message, never by a bot", async () => {

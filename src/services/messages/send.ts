@@ -67,6 +67,11 @@ export interface SendInput {
   destination: Destination;
   content: string;
   client?: string;
+  /**
+   * An outgoing-webhook bot's reply into the channel that triggered it: the bot needs no
+   * subscription there (it was triggered from it), as the reference; the other checks still apply.
+   */
+  replyToTrigger?: boolean;
 }
 
 export interface SendResult {
@@ -128,7 +133,7 @@ export async function prepareSend(q: Queryable, input: SendInput): Promise<Prepa
   if (input.destination.type === "stream") {
     stream = input.destination.channel ?? (await getChannelByNameOrId(q, realm.id, input.destination.stream));
     recipients = await activeSubscriberIds(q, stream.id);
-    await assertCanPostToChannel(q, sender, stream, recipients.includes(sender.id));
+    await assertCanPostToChannel(q, sender, stream, input.replyToTrigger || recipients.includes(sender.id));
     topic = normalizeTopic(input.destination.topic, realm);
     await messageHooks.checkTopic(q, { realm, sender, stream, topic });
   } else {

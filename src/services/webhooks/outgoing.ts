@@ -17,10 +17,12 @@ import type { Config } from "../../config";
 import { botServicesOf, type BotServiceRow } from "../../db/botServices";
 import { memberIdsOfGroups } from "../../db/groups";
 import type { Db } from "../../db/knex";
+import { userMessageFlagsFor } from "../../db/messages";
 import { BOT_TYPE, bool, type RealmRow, type UserRow } from "../../db/rows";
 import { findUserById, findUsersByIds } from "../../db/users";
 import { insertWebhookDeliveries } from "../../db/webhookOps";
 import { ApiError } from "../../errors";
+import type { EventBus } from "../../events/bus";
 import {
   OUTGOING_WEBHOOK_CONCURRENCY,
   OUTGOING_WEBHOOK_MAX_PENDING,
@@ -29,6 +31,7 @@ import {
   OUTGOING_WEBHOOK_RETRY_BACKOFF_MS,
   OUTGOING_WEBHOOK_TIMEOUT_SECONDS,
 } from "../../limits";
+import { updateMessageFlags } from "../messages/flags";
 import type { CommittedSend, MessageSender } from "../messages/groupCommit";
 import { formatMessages } from "../messages/format";
 import type { Destination } from "../messages/send";
@@ -92,6 +95,7 @@ export class OutgoingWebhooks {
     private readonly deps: {
       db: Db;
       messageSender: MessageSender;
+      bus: Pick<EventBus, "publish">;
       logger: Logger;
       config: Pick<Config, "externalUrl" | "webhookLog">;
     },
@@ -300,7 +304,7 @@ export class OutgoingWebhooks {
         outcome: "ignored",
         ignoredReason: "no reply (response_not_required or no content)",
       });
-      return;
+      return this.markTriggerRead(d);
     }
     try {
       const { id } = await this.deps.messageSender.send({
@@ -309,6 +313,7 @@ export class OutgoingWebhooks {
         destination: this.conversation(d),
         content,
         client: CLIENT,
+        replyToTrigger: true,
       });
       await this.log(d, { ...logged, status, outcome: "message", messageIds: [id] });
     } catch (err) {
@@ -321,6 +326,22 @@ export class OutgoingWebhooks {
           `the following error:\n> ${err.message}`,
         body,
       });
+    }
+    await this.markTriggerRead(d);
+  }
+
+  /**
+   * After a successful delivery the bot has read the message that triggered it, as the reference
+   * marks it (only where the bot has a copy: a channel it is not subscribed to gives it none).
+   */
+  private async markTriggerRead(d: Delivery): Promise<void> {
+    try {
+      const { id } = d.sent;
+      if (!(await userMessageFlagsFor(this.deps.db, d.bot.id, [id])).has(id)) return;
+      const update = { messageIds: [id], op: "add" as const, flag: "read" };
+      await this.deps.bus.publish(await updateMessageFlags(this.deps.db, d.realm, d.bot, update));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, botId: d.bot.id }, "could not mark a bot's message read");
     }
   }
 
@@ -407,6 +428,7 @@ export class OutgoingWebhooks {
         destination: this.conversation(d),
         content,
         client: CLIENT,
+        replyToTrigger: true,
       });
     } catch (err) {
       this.deps.logger.warn(
