@@ -1,8 +1,10 @@
 // Legacy message attachments → Markdown, in the order Slack shows them: pretext, author, title,
-// text, fields, blocks, buttons, images, footer with time. `color` and icons are not textual and
-// are left out; `fallback` (a plain summary for notifications) is used only when nothing else is.
-import { escapeMarkdown } from "../../src/webhooks/plugin";
-import { listItem, objects, paragraphs, renderBlocks, renderElement, str, type Obj } from "./blocks";
+// text, fields, blocks, buttons, images, footer with time. `color` (the bar Slack draws beside the
+// attachment: `good`, `warning`, `danger` or hex) is the attachment's status, kept as a coloured
+// marker in front of its first line; icons are left out; `fallback` (a plain summary for
+// notifications) is used only when nothing else is.
+import { colorMarker, escapeMarkdown } from "../../src/webhooks/plugin";
+import { listItem, objects, paragraphs, renderBlocks, renderElement, str, withMarker, type Obj } from "./blocks";
 import { convertMrkdwn, link, timeMention } from "./mrkdwn";
 
 /** `* **Title**: value`; either half may be missing (senders often send nulls). */
@@ -33,7 +35,7 @@ export function renderAttachment(a: Obj): string {
     str(a.thumb_url) ? link(a.thumb_url, "thumbnail") : "",
     [convertMrkdwn(a.footer), timeMention(a.ts)].filter(Boolean).join(" · "),
   ]);
-  return body || convertMrkdwn(a.fallback);
+  return withMarker(colorMarker(a.color), body || convertMrkdwn(a.fallback));
 }
 
 export function renderAttachments(attachments: unknown): string[] {

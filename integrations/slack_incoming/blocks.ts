@@ -173,3 +173,14 @@ export function renderBlock(block: Obj): string {
 export function renderBlocks(blocks: unknown): string {
   return paragraphs(objects(blocks).map(renderBlock));
 }
+
+/**
+ * `marker` (an emoji) in front of the first line, or on a line of its own when that line is
+ * Markdown structure (a heading, list, quote, fence, table…) that would lose its meaning after it.
+ */
+export function withMarker(marker: string, markdown: string): string {
+  if (marker === "" || markdown === "") return markdown;
+  return /^(#{1,6}\s|>|[*+-]\s|\d+[.)]\s|```|~~~|---|\|)/.test(markdown)
+    ? `${marker}\n\n${markdown}`
+    : `${marker} ${markdown}`;
+}

@@ -65,11 +65,11 @@ describe("slack_incoming request bodies", () => {
     });
   });
 
-  it("ignores a delivery with nothing to show", () => {
-    expect(run(JSON.stringify({ text: null }), "application/json")).toMatchObject({ kind: "ignored", reason: "empty" });
-    expect(run(JSON.stringify({ text: "  ", attachments: [{ color: "good" }] }), "application/json")).toMatchObject({
-      kind: "ignored",
-      reason: "empty",
-    });
+  it("refuses a delivery with nothing to show, as Slack does (400 no_text), naming what is missing", () => {
+    for (const body of [{ text: null }, { text: "  ", attachments: [{ color: "good" }] }, { icon_emoji: ":zap:" }]) {
+      const refused = failure(() => run(JSON.stringify(body), "application/json"));
+      expect(refused).toMatchObject({ status: 400, code: "INVALID_PAYLOAD", extra: { pointers: ["/text"] } });
+      expect(refused.msg).toMatch(/no_text: nothing to show \(text, blocks and attachments are missing or empty\)/);
+    }
   });
 });

@@ -214,7 +214,8 @@ describe("renderAttachment", () => {
     };
     expect(renderAttachment(attachment)).toBe(
       [
-        "Nightly **build**",
+        // #36a64f (Slack's green) is the attachment's status: a marker in front.
+        "🟢 Nightly **build**",
         "[ci-bot](https://ci.example.com/bot)",
         "**[Build #12](https://ci.example.com/12)**",
         "All *green*",
@@ -226,8 +227,18 @@ describe("renderAttachment", () => {
     );
   });
 
+  it("shows the attachment's colour (named or hex) as a status marker, on its own line before structure", () => {
+    expect(renderAttachment({ fallback: "Only *this*", color: "danger" })).toBe("🔴 Only **this**");
+    expect(renderAttachment({ text: "ok", color: "good" })).toBe("🟢 ok");
+    expect(renderAttachment({ text: "slow", color: "warning" })).toBe("🟡 slow");
+    expect(renderAttachment({ text: "blue", color: "#439FE0" })).toBe("🔵 blue");
+    expect(renderAttachment({ text: "> quoted", color: "#a30200" })).toBe("🔴\n\n> quoted");
+    expect(renderAttachment({ text: "plain", color: "no-such-colour" })).toBe("plain");
+    expect(renderAttachment({ color: "danger" })).toBe("");
+  });
+
   it("uses the fallback only when nothing else is there", () => {
-    expect(renderAttachment({ fallback: "Only *this*", color: "danger" })).toBe("Only **this**");
+    expect(renderAttachment({ fallback: "Only *this*" })).toBe("Only **this**");
     expect(renderAttachment({ title: null, text: null, fields: [{ title: null, value: null }] })).toBe("");
   });
 });

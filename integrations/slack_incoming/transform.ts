@@ -1,9 +1,9 @@
 // Slack-compatible incoming webhook: `text`, `blocks` and legacy `attachments` → one Zulip
 // message. The Markdown conversion lives in mrkdwn.ts, blocks.ts and attachments.ts; this file
 // decides what goes in and in which order, and which topic the message gets.
-import type { TransformContext } from "../../src/webhooks/plugin";
+import { refusePayload, type TransformContext } from "../../src/webhooks/plugin";
 import { renderAttachments } from "./attachments";
-import { paragraphs, renderBlocks } from "./blocks";
+import { paragraphs, renderBlocks, withMarker } from "./blocks";
 import { convertMrkdwn } from "./mrkdwn";
 
 export const DEFAULT_TOPIC = "(no topic)";
@@ -26,10 +26,8 @@ export function topicFor(channel: unknown): string {
 
 /** `:zap:` in front of the first line, or on a line of its own when that line is a heading, list…. */
 function withEmoji(markdown: string, emoji: unknown): string {
-  if (typeof emoji !== "string" || !/^:[\w+'-]+:$/.test(emoji.trim()) || markdown === "") return markdown;
-  return /^(#{1,6}\s|>|[*+-]\s|\d+[.)]\s|```|~~~|---|\|)/.test(markdown)
-    ? `${emoji.trim()}\n\n${markdown}`
-    : `${emoji.trim()} ${markdown}`;
+  if (typeof emoji !== "string" || !/^:[\w+'-]+:$/.test(emoji.trim())) return markdown;
+  return withMarker(emoji.trim(), markdown);
 }
 
 export function renderMessage(payload: SlackMessage): string {
@@ -44,10 +42,19 @@ export function renderMessage(payload: SlackMessage): string {
   );
 }
 
-/** An empty result makes the framework drop the delivery with a plain success (nothing to show). */
+/**
+ * A body with nothing to show is refused as Slack refuses it (400 `no_text`), so the sender's log
+ * says what was wrong instead of a success that posted nothing.
+ */
 export default function transform(
   payload: SlackMessage,
   _context: TransformContext,
 ): { slack_markdown: string; slack_topic: string } {
-  return { slack_markdown: renderMessage(payload), slack_topic: topicFor(payload.channel) };
+  const markdown = renderMessage(payload);
+  if (markdown === "")
+    refusePayload(
+      "Invalid Slack Incoming payload: no_text: nothing to show (text, blocks and attachments are missing or empty)",
+      "/text",
+    );
+  return { slack_markdown: markdown, slack_topic: topicFor(payload.channel) };
 }

@@ -2,7 +2,7 @@
 // the transform's types, Markdown escaping, links, time, list and pattern helpers — is re-exported
 // here, so plugins never reach into other files of src/ (ESLint enforces it).
 export type { TransformContext, TransformFn } from "./registry";
-export { defineTransform } from "./registry";
+export { defineTransform, refusePayload } from "./registry";
 // All of markdown.ts (escaping, links, length limits) is author-facing.
 export * from "./safeMarkdown";
 /** safeMarkdown(text): a transform's finished Markdown, inserted by `{{value}}` without escaping. */

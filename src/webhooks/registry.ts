@@ -4,6 +4,7 @@ import type Handlebars from "handlebars";
 import type { ValidateFunction } from "ajv";
 import type { Tables, TemplateFn } from "./helpers";
 import type { EventSpec, Manifest } from "./manifest";
+import { ApiError } from "../errors";
 
 export interface TransformContext {
   event: string;
@@ -26,6 +27,14 @@ export function defineTransform<Payload, Out extends Record<string, unknown> = R
   fn: (payload: Payload, context: TransformContext) => Out,
 ): (payload: Payload, context: TransformContext) => Out {
   return fn;
+}
+
+/**
+ * A transform refusing a payload the sender must hear about (a 400 `INVALID_PAYLOAD` whose message
+ * names what was missing), where posting nothing with a 200 would hide the sender's mistake.
+ */
+export function refusePayload(message: string, pointer = "/"): never {
+  throw new ApiError("INVALID_PAYLOAD", message, { pointers: [pointer] });
 }
 
 export interface LoadedEvent {
