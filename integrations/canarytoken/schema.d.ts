@@ -11,5 +11,8 @@ export interface Payload {
   additional_data?: {
     [k: string]: unknown;
   } | null;
+  useragent?: unknown;
+  referer?: unknown;
+  location?: unknown;
   [k: string]: unknown;
 }
