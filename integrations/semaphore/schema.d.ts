@@ -51,6 +51,7 @@ export interface Payload {
     result?: string;
     result_reason?: string | null;
     running_at?: string | null;
+    created_at?: unknown;
     done_at?: string | null;
     [k: string]: unknown;
   };
