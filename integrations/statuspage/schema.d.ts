@@ -21,6 +21,7 @@ export interface Payload {
   component?: {
     name?: string;
     description?: string | null;
+    status?: unknown;
     [k: string]: unknown;
   };
   component_update?: {

@@ -1,7 +1,7 @@
-// What the Statuspage templates cannot work out themselves: status codes in words
-// (`under_maintenance` → `under maintenance`), the newest incident update (Statuspage lists them
-// newest first, but sorting keeps us safe) and the components whose status it changed.
-// Pure: no I/O, no clock.
+// What the Statuspage templates cannot work out themselves: the newest incident update
+// (Statuspage lists them newest first, but sorting by time keeps us safe), its status in words
+// (`under_maintenance` → `under maintenance`) and the components whose status it changed. The
+// impact and a component's statuses are manifest `outputs`. Pure: no I/O, no clock.
 import { limitMarkdown, nonEmptyText, toDate, type TransformContext } from "../../src/webhooks/plugin";
 
 /** Longest update text quoted in a message (the rest is cut with a note). */
@@ -24,9 +24,7 @@ interface Update {
 }
 
 interface Payload {
-  incident?: { incident_updates?: Update[]; impact?: string };
-  component_update?: { old_status?: string; new_status?: string };
-  component?: { status?: string };
+  incident?: { incident_updates?: Update[] };
 }
 
 const words = (v: unknown): string | undefined => nonEmptyText(v)?.replace(/_/g, " ");
@@ -41,13 +39,7 @@ export default function transform(payload: Payload, _context: TransformContext):
   return {
     latestBody: latest?.body?.trim() ? limitMarkdown(latest.body.trim(), MAX_QUOTED, "[…]") : "",
     statusText: words(latest?.status),
-    // "none" says nothing and "maintenance" repeats what the message already says.
-    impactText: ["none", "maintenance"].includes(payload.incident?.impact ?? "none")
-      ? undefined
-      : words(payload.incident?.impact),
     affected: affected.slice(0, COMPONENTS_LIMIT),
     moreAffected: Math.max(0, affected.length - COMPONENTS_LIMIT),
-    oldStatus: words(payload.component_update?.old_status),
-    newStatus: words(payload.component_update?.new_status) ?? words(payload.component?.status),
   };
 }
