@@ -1,6 +1,7 @@
 // Alertmanager sends several alerts per delivery, possibly for different hosts and in both
-// states. Group them by the `name` label (one message per name and state), pick the
-// description via `desc`, and point Prometheus graph links at the graph tab, not the table.
+// states. Group them by the `name` label (one message per name and state; `alertname` by default,
+// so a 60-host alert is one topic, not 60), pick the description via `desc`, and point Prometheus
+// graph links at the graph tab, not the table.
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 interface Alert {
@@ -13,7 +14,7 @@ interface Alert {
 export interface AlertGroup {
   name: string;
   status: "firing" | "resolved";
-  alerts: { description: string; url?: string }[];
+  alerts: { description: string; instance?: string; url?: string }[];
 }
 
 const field = (alert: Alert, key: string): string | undefined => alert.labels?.[key] ?? alert.annotations?.[key];
@@ -24,8 +25,15 @@ export function graphUrl(url: string): string {
 }
 
 export default function transform(payload: { alerts: Alert[] }, context: TransformContext): { groups: AlertGroup[] } {
-  const nameKey = context.options.name || "instance";
-  const descKey = context.options.desc || "alertname";
+  const nameKey = context.options.name || "alertname";
+  const descKey = context.options.desc;
+  // Without `desc`: the alert rule's own words (its `description`, else `summary` annotation).
+  const describe = (alert: Alert) =>
+    descKey
+      ? (field(alert, descKey) ?? `<missing field: ${descKey}>`)
+      : (field(alert, "description") ?? field(alert, "summary") ?? field(alert, "alertname") ?? "(no description)");
+  // When the topic is not per instance, each line says which instance it is about.
+  const showInstance = nameKey !== "instance" && descKey !== "instance";
   // Names in order of first appearance; within a name, firing before resolved.
   const byName = new Map<string, Record<Alert["status"], AlertGroup>>();
   for (const alert of payload.alerts) {
@@ -36,7 +44,8 @@ export default function transform(payload: { alerts: Alert[] }, context: Transfo
         resolved: { name, status: "resolved", alerts: [] },
       });
     byName.get(name)![alert.status].alerts.push({
-      description: field(alert, descKey) ?? `<missing field: ${descKey}>`,
+      description: describe(alert),
+      instance: showInstance ? field(alert, "instance") : undefined,
       url: alert.generatorURL ? graphUrl(alert.generatorURL) : undefined,
     });
   }
