@@ -1,6 +1,7 @@
 // Harbor artifact and scan events: names each artifact `repository:tag` (or a short digest when
-// untagged) and reads its vulnerability scan overview (keyed by report MIME type) into counts
-// ordered by severity.
+// untagged) and reads its vulnerability scan overview (keyed by report MIME type: the first
+// report present) into counts ordered by severity. Code because the templates cannot pick the
+// first non-null value of an object or order the severity counts; the actor is an output.
 
 interface Report {
   scan_status?: string;
@@ -17,7 +18,6 @@ interface Resource {
 }
 
 interface Payload {
-  operator?: string | null;
   event_data?: { resources?: Resource[] | null; repository?: { repo_full_name?: string } | null };
 }
 
@@ -57,6 +57,5 @@ export default function transform(payload: Payload) {
   return {
     artifacts: artifacts.slice(0, ARTIFACTS_SHOWN),
     moreArtifacts: Math.max(0, artifacts.length - ARTIFACTS_SHOWN),
-    actor: payload.operator && payload.operator !== "auto" ? payload.operator : undefined,
   };
 }
