@@ -334,6 +334,11 @@ const textHelpers: Record<string, HelperFn> = {
   length: (list) => (Array.isArray(list) ? list.length : typeof list === "string" ? [...list].length : 0),
   sentenceList: (list, key) => sentenceList(list, arg(key)),
   join: (list, sep) => (Array.isArray(list) ? list.map(str).join(arg(sep) === undefined ? ", " : str(sep)) : str(list)),
+  /** A list sent either as text (`"web1, web2"`, split at `sep`) or as an array: the parts trimmed, blanks dropped. */
+  split: (value, sep) => {
+    const parts = Array.isArray(value) ? value.map(str) : str(plain(value)).split(str(plain(arg(sep))) || ",");
+    return parts.map((part) => part.trim()).filter((part) => part !== "");
+  },
   branch: (ref) => branchName(arg(ref)),
   isTag: (ref) => str(ref).startsWith("refs/tags/"),
   shortSha: (sha, length) => shortSha(arg(sha), arg(length) ?? 11),
@@ -367,6 +372,11 @@ const textHelpers: Record<string, HelperFn> = {
       .join(str(arg(replacement))),
   add: (a, b) => Number(plain(a)) + Number(plain(b)),
   sub: (a, b) => Number(plain(a)) - Number(plain(b)),
+  /** a ÷ b (milliseconds into seconds); nothing when either is not a number or b is 0. */
+  div: (a, b) => {
+    const [x, y] = [plain(a), plain(b)].map((v) => (v === null || v === undefined || v === "" ? NaN : Number(v)));
+    return Number.isFinite(x) && Number.isFinite(y) && y !== 0 ? x / y : undefined;
+  },
 };
 
 /** Helpers whose result is Markdown: returned as SafeString, never escaped again. */

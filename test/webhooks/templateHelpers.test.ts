@@ -270,6 +270,18 @@ describe("text helpers in templates", () => {
     expect(render("{{length l}} {{length s}} {{length 5}}", { ...view, s: "😀a" })).toBe("3 2 0");
   });
 
+  it("split: a list sent as text or as an array, parts trimmed and blanks dropped", () => {
+    const each = "{{#each (split v)}}[{{this}}]{{else}}none{{/each}}";
+    expect(render(each, { v: "web1, web2,,web3 " })).toBe("[web1][web2][web3]");
+    expect(render(each, { v: [" web1", "", 7] })).toBe("[web1][7]");
+    expect(render("{{#each (split v ';')}}[{{this}}]{{/each}}", { v: "a, b;c" })).toBe("[a, b][c]");
+    expect(render(each, { v: null })).toBe("none");
+    expect(render(each, { v: " , " })).toBe("none");
+    expect(render("{{#with (split v) as |l|}}{{join (take l 1)}}+{{moreThan l 1}}{{/with}}", { v: "x,y,z" })).toBe(
+      "x+2",
+    );
+  });
+
   it("sentenceList and join", () => {
     const view = { l: ["a", "b", "c"], p: [{ n: "x" }, { n: "y" }] };
     expect(render("{{sentenceList l}}|{{sentenceList p 'n'}}", view)).toBe("a, b and c|x and y");
@@ -335,6 +347,12 @@ describe("text helpers in templates", () => {
 
   it("add and sub work on numbers and number-like values", () => {
     expect(render("{{add '2' 3}} {{sub 10 '4'}} {{add (length l) 1}}", { l: [1, 2] })).toBe("5 6 3");
+  });
+
+  it("div divides numbers and gives nothing for a missing value, a non-number or a zero divisor", () => {
+    expect(render("{{div 95000 1000}} {{div '9' 2}}")).toBe("95 4.5");
+    expect(render("[{{div n 1000}}][{{div 'x' 2}}][{{div 5 0}}][{{div '' 1}}]", { n: null })).toBe("[][][][]");
+    expect(render("{{compactDuration (div ms 1000)}}", { ms: 125000 })).toBe("2 min 5 s");
   });
 });
 
@@ -482,6 +500,7 @@ describe("HELPER_NAMES", () => {
       "contains",
       "datetime",
       "default",
+      "div",
       "durationBetween",
       "eq",
       "escape",
@@ -512,6 +531,7 @@ describe("HELPER_NAMES", () => {
       "sentenceList",
       "shortSha",
       "silentMention",
+      "split",
       "startsWith",
       "sub",
       "table",
