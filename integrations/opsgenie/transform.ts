@@ -1,15 +1,11 @@
 // Opsgenie's webhook puts the action in `action` and the alert in `alert`, but the alert's
 // fields vary by action (an Escalate carries only the alert's id) and its timestamps mix units
-// (createdAt in milliseconds, updatedAt in nanoseconds). This works out the topic, a readable
-// action name for actions the templates don't know, the tag lists and how long a closed alert
-// was open.
+// (createdAt in milliseconds, updatedAt in nanoseconds). This works out a readable action name
+// for actions the templates don't know, the priority label, the tag lists (comma-separated text)
+// and how long a closed alert was open; the topic is a manifest output.
 import { durationInWords, type TransformContext } from "../../src/webhooks/plugin";
 
 interface Alert {
-  alertId?: string;
-  tinyId?: string;
-  alias?: string;
-  message?: string;
   priority?: string | number;
   createdAt?: number;
   updatedAt?: number;
@@ -45,8 +41,6 @@ export default function transform(payload: { action?: string; alert?: Alert }, _
   const updated = toMillis(alert.updatedAt);
   const priority = alert.priority === undefined || alert.priority === "" ? undefined : String(alert.priority);
   return {
-    topic:
-      alert.message || alert.alias || (alert.tinyId ? `Alert #${alert.tinyId}` : `Alert ${alert.alertId ?? ""}`.trim()),
     actionName: humanize(payload.action ?? "update"),
     priorityLabel: priority && /^\d$/.test(priority) ? `P${priority}` : priority,
     added: tagList(alert.addedTags),
