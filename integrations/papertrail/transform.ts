@@ -1,12 +1,14 @@
 // A Papertrail saved-search alert carries the matching log lines (`events`) or, when the alert
 // is set to "counts only", per-source counts (`counts[].timeseries`). This formats the first
-// lines as Papertrail shows them and totals the counts.
+// lines as Papertrail shows them (at most MAX_LINES; `more` and the link to the rest, opened at
+// the first event with centered_on_id, are manifest outputs) and totals the counts per source.
 import type { TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
+// The `more` output in integration.json counts beyond the same 5.
 const MAX_LINES = 5;
 
 /** "May 18 20:30:02 web-1 CROND: message", as Papertrail's log viewer shows a line. */
@@ -30,16 +32,9 @@ export default function transform(payload: Obj, _context: TransformContext) {
     }))
     .filter((c) => c.count > 0);
   const total = events.length > 0 ? events.length : perSource.reduce((sum, c) => sum + c.count, 0);
-  const search = payload.saved_search?.html_search_url;
   return {
     total,
     lines: events.slice(0, MAX_LINES).map(logLine).join("\n"),
-    more: Math.max(0, events.length - MAX_LINES),
     sources: perSource.map((c) => `${c.source} (${c.count})`).join(", "),
-    // Papertrail opens a search at a given event with centered_on_id.
-    moreUrl:
-      typeof search === "string" && payload.min_id !== undefined
-        ? `${search}${search.includes("?") ? "&" : "?"}centered_on_id=${payload.min_id}`
-        : search,
   };
 }
