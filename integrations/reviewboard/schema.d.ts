@@ -22,6 +22,10 @@ export interface Payload {
   close_type?: string;
   closed_by?: User;
   reopened_by?: User;
+  diff_comments?: unknown[];
+  general_comments?: unknown[];
+  file_attachment_comments?: unknown[];
+  screenshot_comments?: unknown[];
   change?: {
     text?: string;
     [k: string]: unknown;

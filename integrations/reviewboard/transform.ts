@@ -1,6 +1,7 @@
 // Review Board names a request's reviewers as people and groups (objects with a `title`): one
-// list of names for the templates, groups said as such; and a review's comments of four kinds,
-// counted. The repository and submitter titles are manifest outputs.
+// list of names, groups said as such, for one sentence ("A, B and group C"). Merging two lists
+// with a prefix on one is code; the repository and submitter titles and the review's comment
+// count are manifest outputs.
 import { defineTransform } from "../../src/webhooks/plugin";
 import type { Payload } from "./schema";
 
@@ -10,16 +11,10 @@ const titles = (list: unknown): string[] =>
         .map((x) => (x as { title?: unknown } | null)?.title)
         .filter((t): t is string => typeof t === "string" && t !== "")
     : [];
-const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
 
-export default defineTransform<Payload, { reviewerNames: string[]; commentCount: number }>((payload) => {
-  const rr = (payload.review_request ?? {}) as { target_people?: unknown; target_groups?: unknown };
+export default defineTransform<Payload, { reviewerNames: string[] }>((payload) => {
+  const rr = payload.review_request;
   return {
     reviewerNames: [...titles(rr.target_people), ...titles(rr.target_groups).map((g) => `group ${g}`)],
-    commentCount:
-      count(payload.diff_comments) +
-      count(payload.general_comments) +
-      count(payload.file_attachment_comments) +
-      count(payload.screenshot_comments),
   };
 });
