@@ -36,3 +36,6 @@ export const OUTGOING_WEBHOOK_MAX_PENDING = 1000;
 
 /** Parts one multipart webhook body may have (a JSON part, a few text fields and files); more is a 400. */
 export const MAX_WEBHOOK_MULTIPART_PARTS = 64;
+/** A JSON-path URL option (`title=$.alert.name`), in characters, and the segments it may have. */
+export const MAX_JSON_PATH_LENGTH = 200;
+export const MAX_JSON_PATH_SEGMENTS = 32;

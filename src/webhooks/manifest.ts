@@ -71,6 +71,8 @@ export interface UrlOption {
   key: string;
   description: string;
   default?: string;
+  /** The value is a JSON path (`$.alert.name`) into the payload; templates see the text found there. */
+  jsonPath?: boolean;
 }
 
 export interface Manifest {
@@ -120,6 +122,8 @@ export interface Manifest {
   textField?: string;
   /** Payload field → request headers (first present wins) it is read from when the body lacks it (ntfy's `Title`). */
   headerFields?: Record<string, string[]>;
+  /** When every message renders blank: a 400 with this reason (what the sender should send) instead of a silent success. */
+  nothingToShow?: string;
   /** JSON with trailing commas is accepted (senders whose published examples carry them: Microsoft Teams). */
   lenientJson?: boolean;
   /** HEAD and GET on the webhook URL answer 200 (services that check the URL before saving it). */
@@ -279,6 +283,7 @@ export const MANIFEST_SCHEMA = {
       },
     },
     lenientJson: { type: "boolean" },
+    nothingToShow: nonEmpty,
     pathOption: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" },
     setupProbe: { type: "boolean" },
     deliveryId: {
@@ -328,6 +333,7 @@ export const MANIFEST_SCHEMA = {
           key: { type: "string", pattern: "^[a-z][A-Za-z0-9_]*$" },
           description: nonEmpty,
           default: { type: "string" },
+          jsonPath: { type: "boolean" },
         },
       },
     },

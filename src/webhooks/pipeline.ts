@@ -14,7 +14,8 @@ import {
 import { hasLoneSurrogate, hasNullByte } from "../text";
 import { parseWebhookBody } from "./body";
 import { limitMarkdown, limitTopic } from "./safeMarkdown";
-import { readPath } from "./paths";
+import { parseJsonPath, readJsonPath, readPath } from "./paths";
+import { MAX_JSON_PATH_LENGTH, MAX_JSON_PATH_SEGMENTS } from "../limits";
 import type { TemplateFn } from "./helpers";
 import type { Integration, LoadedEvent } from "./registry";
 import { verifySignature, verifySignedTimestamp } from "./signature";
@@ -98,10 +99,30 @@ function checkSchema(integration: Integration, event: LoadedEvent | undefined, p
 export function urlOptionValues(
   integration: Integration,
   query: Record<string, string>,
+  payload?: unknown,
 ): Record<string, string | undefined> {
   const values: Record<string, string | undefined> = {};
-  for (const option of integration.manifest.urlOptions ?? []) values[option.key] = query[option.key] ?? option.default;
+  for (const option of integration.manifest.urlOptions ?? []) {
+    const given = query[option.key] ?? option.default;
+    values[option.key] = option.jsonPath && given !== undefined ? jsonPathValue(option.key, given, payload) : given;
+  }
   return values;
+}
+
+/** A jsonPath URL option's value: the text at that path of the payload (undefined when absent). */
+function jsonPathValue(key: string, path: string, payload: unknown): string | undefined {
+  if (path.trim() === "") return undefined;
+  const segments = parseJsonPath(path.trim());
+  if (!segments)
+    throw new ApiError(
+      "BAD_REQUEST",
+      `Invalid '${key}' option: not a field path (expected $.name, $.name[0].name or $['name'], ` +
+        `at most ${MAX_JSON_PATH_LENGTH} characters and ${MAX_JSON_PATH_SEGMENTS} steps)`,
+      { var_name: key },
+    );
+  const value = readJsonPath(payload, segments);
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
 function readDeliveryId(
@@ -188,7 +209,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     return ignored("branch filtered");
   }
 
-  const options = urlOptionValues(integration, request.query);
+  const options = urlOptionValues(integration, request.query, payload);
   const extra = integration.transform?.(payload, { event: resolved.event, action: resolved.action, options }) ?? {};
   const view: Record<string, unknown> = { ...(payload as Record<string, unknown>), ...extra };
   const topicOverride = request.query.topic?.trim() || undefined;
@@ -235,7 +256,14 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
       ...(isDirect(v) ? { direct: true } : {}),
     });
   }
-  if (messages.length === 0) return ignored("empty");
+  if (messages.length === 0) {
+    // A sender told "nothing posted" learns why, where the service it imitates answers an error too.
+    if (manifest.nothingToShow)
+      throw new ApiError("INVALID_PAYLOAD", `Invalid ${manifest.displayName} payload: ${manifest.nothingToShow}`, {
+        pointers: ["/"],
+      });
+    return ignored("empty");
+  }
   const deliveryId = readDeliveryId(manifest, request.headers, payload);
   return { kind: "messages", event: resolved, eventKey: event.key, messages, ...(deliveryId ? { deliveryId } : {}) };
 }

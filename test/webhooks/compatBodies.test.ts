@@ -7,7 +7,7 @@ import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks
 describe("webhook bodies: multipart and appended paths", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({}, { integrations: ["gotify", "helloworld"] });
+    server = await startTestServer({}, { integrations: ["gotify", "helloworld", "notify", "ntfy"] });
   });
   afterAll(() => server.close());
 
@@ -65,5 +65,45 @@ describe("webhook bodies: multipart and appended paths", () => {
       result: "error",
       msg: "Hello World takes no path after /api/v1/external/helloworld",
     });
+  });
+
+  it("reads a plain-text body with its metadata in headers, the topic from the appended path (ntfy)", async () => {
+    const before = await latestMessageId(server);
+    const res = await postWebhook(server, "ntfy/backups", {
+      body: "Backup of nas-01 done",
+      contentType: "application/x-www-form-urlencoded",
+      headers: { "X-Title": "Backup", Priority: "urgent", Tags: "floppy_disk" },
+      query: { stream: "general" },
+    });
+    expect(res.body).toEqual({ result: "success", msg: "" });
+    expect(await messagesSince(server, before)).toMatchObject([
+      { topic: "backups", content: "🔴 **Backup** · urgent priority\n\nBackup of nas-01 done\n\nTags: `floppy_disk`" },
+    ]);
+  });
+
+  it("resolves jsonPath URL options against the body, and answers a bad one with 400 naming it", async () => {
+    const body = JSON.stringify({ alert: { name: "Disk", text: "97% full" }, svc: "db" });
+    const before = await latestMessageId(server);
+    const ok = await postWebhook(server, "notify", {
+      body,
+      query: { stream: "general", title: "$.alert.name", text: "$.alert.text", topic_field: "$.svc" },
+    });
+    expect(ok.body).toEqual({ result: "success", msg: "" });
+    expect(await messagesSince(server, before)).toMatchObject([{ topic: "db", content: "**Disk**\n\n97% full" }]);
+
+    const after = await latestMessageId(server);
+    const bad = await postWebhook(server, "notify", { body, query: { stream: "general", text: "$..text" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      code: "BAD_REQUEST",
+      msg: expect.stringMatching(/^Invalid 'text' option: not a field path/),
+    });
+    const empty = await postWebhook(server, "notify", { body: '{"id": 1}', query: { stream: "general" } });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({
+      code: "INVALID_PAYLOAD",
+      msg: expect.stringContaining("nothing to show: expected"),
+    });
+    expect(await messagesSince(server, after)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // Reading a value out of a payload by dotted path or JSON pointer, and the pointer form of a path
 // for error messages.
-import { asPointer, readPath } from "../../src/webhooks/paths";
+import { asPointer, parseJsonPath, readJsonPath, readPath } from "../../src/webhooks/paths";
+import { MAX_JSON_PATH_LENGTH, MAX_JSON_PATH_SEGMENTS } from "../../src/limits";
 
 describe("readPath", () => {
   const payload = {
@@ -59,5 +60,28 @@ describe("asPointer", () => {
     expect(asPointer("kind")).toBe("/kind");
     expect(asPointer("a/b/c.d~e~f")).toBe("/a~1b~1c/d~0e~0f");
     expect(asPointer("x~/y")).toBe("/x~0~1y");
+  });
+});
+
+describe("parseJsonPath / readJsonPath (jsonPath URL options)", () => {
+  it("reads names, indexes and quoted names", () => {
+    expect(parseJsonPath("$")).toEqual([]);
+    expect(parseJsonPath("$.alert.labels[0].name")).toEqual(["alert", "labels", 0, "name"]);
+    expect(parseJsonPath(`$['a b']["c.d"][12]`)).toEqual(["a b", "c.d", 12]);
+    const payload = { alert: { labels: [{ name: "x" }] }, "a b": { "c.d": Array(13).fill(7) } };
+    expect(readJsonPath(payload, ["alert", "labels", 0, "name"])).toBe("x");
+    expect(readJsonPath(payload, ["a b", "c.d", 12])).toBe(7);
+    expect(readJsonPath(payload, ["alert", "labels", 1])).toBeUndefined();
+    expect(readJsonPath(payload, ["alert", 0])).toBeUndefined();
+    expect(readJsonPath(payload, ["alert", "toString"])).toBeUndefined();
+  });
+
+  it("refuses what is not in the subset, and paths over the length or step limits", () => {
+    for (const bad of ["alert.name", "$.", "$..a", "$.a[*]", "$.a[?(@.x)]", "$[a]", "$.a b", "$['a]", "$a", "$.a[-1]"])
+      expect([bad, parseJsonPath(bad)]).toEqual([bad, undefined]);
+    expect(parseJsonPath("$" + ".a".repeat(MAX_JSON_PATH_SEGMENTS))).toHaveLength(MAX_JSON_PATH_SEGMENTS);
+    expect(parseJsonPath("$" + ".a".repeat(MAX_JSON_PATH_SEGMENTS + 1))).toBeUndefined();
+    expect(parseJsonPath("$." + "a".repeat(MAX_JSON_PATH_LENGTH - 2))).toHaveLength(1);
+    expect(parseJsonPath("$." + "a".repeat(MAX_JSON_PATH_LENGTH - 1))).toBeUndefined();
   });
 });
