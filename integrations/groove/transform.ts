@@ -1,6 +1,7 @@
 // Groove's message events (replies, notes) don't carry the ticket's number or the author's name,
 // only API links: ".../v1/tickets/776" and ".../v1/agents/ann@example.com". Both are read from
-// those links so every event of a ticket lands in the same topic.
+// those links so every event of a ticket lands in the same topic. The facts line joins only the
+// facts a ticket has; the ticket's link and label are manifest outputs.
 import { trimEndChars, type TransformContext } from "../../src/webhooks/plugin";
 
 // Payloads are untyped JSON; the schema has checked what the templates rely on.
@@ -20,7 +21,6 @@ const lastSegment = (href: unknown): string | undefined => {
 export default function transform(payload: Obj, _context: TransformContext) {
   const number = payload.number ?? lastSegment(payload.links?.ticket?.href);
   const tags = Array.isArray(payload.tags) ? payload.tags.filter((t: unknown) => typeof t === "string") : [];
-  const title = typeof payload.title === "string" && payload.title.trim() ? payload.title.trim() : undefined;
   const facts = (
     [
       ["Priority", payload.priority],
@@ -31,8 +31,6 @@ export default function transform(payload: Obj, _context: TransformContext) {
   return {
     groove: {
       number: number === undefined ? undefined : String(number),
-      label: [number !== undefined && `#${number}`, title].filter(Boolean).join(" "),
-      url: payload.app_url ?? payload.app_ticket_url,
       author: lastSegment(payload.links?.author?.href),
       facts,
     },
