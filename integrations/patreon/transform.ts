@@ -1,6 +1,7 @@
 // Patreon's webhooks are JSON:API documents: the member or post in `data`, and the campaign,
 // user and tiers it refers to in `included`. This resolves those references and formats the
-// pledge ("$5.00/month") so the templates read plain fields.
+// pledge ("$5.00/month") so the templates read plain fields. The patron status in words and the
+// post's absolute URL are manifest outputs.
 import { nonEmptyText as str } from "../../src/webhooks/plugin";
 import type { TransformContext } from "../../src/webhooks/plugin";
 
@@ -49,9 +50,6 @@ export default function transform(payload: Obj, _context: TransformContext) {
         attributes.lifetime_support_cents > 0 ? formatCents(attributes.lifetime_support_cents, currency) : undefined,
       tiers: tiers.join(", ") || undefined,
       patrons: typeof campaign.patron_count === "number" ? campaign.patron_count : undefined,
-      status: str(attributes.patron_status)?.replace(/_/g, " "),
-      // Post URLs come relative ("/posts/title-123").
-      postUrl: str(attributes.url)?.replace(/^\//, "https://www.patreon.com/"),
     },
   };
 }
