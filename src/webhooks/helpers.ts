@@ -294,6 +294,10 @@ export function markdownLink(url: unknown, text?: unknown): string {
 
 const textHelpers: Record<string, HelperFn> = {
   firstText: (...args) => firstText(...positional(args)),
+  /** Text trimmed, or a number in decimal (ids and percentages services send either way); nothing otherwise. */
+  scalarText: (value) => scalarText(plain(arg(value))),
+  /** One URL path segment or query value built from payload text (`encodeURIComponent`). */
+  urlEncode: (value) => encodeURIComponent(str(plain(arg(value)))),
   /** `{{table "result" status "emoji"}}`: a field of the manifest's table row; without a field, the row. */
   table: (...args) => {
     const options = args[args.length - 1] as HelperOptions;

@@ -282,6 +282,20 @@ describe("text helpers in templates", () => {
     );
   });
 
+  it("scalarText: trimmed text or a number in decimal, nothing for blanks and other values", () => {
+    const view = { n: 80, s: " 95 ", b: "  ", t: true, o: { a: 1 } };
+    expect(
+      render("[{{scalarText n}}][{{scalarText s}}][{{scalarText b}}][{{scalarText t}}][{{scalarText o}}]", view),
+    ).toBe("[80][95][][][]");
+    expect(render("{{firstText (scalarText b) (scalarText n)}}", view)).toBe("80");
+  });
+
+  it("urlEncode: one URL segment from any text", () => {
+    expect(render("{{{urlEncode s}}}|{{urlEncode n}}|{{urlEncode}}", { s: "a b/c?d=é", n: 7 })).toBe(
+      "a%20b%2Fc%3Fd%3D%C3%A9|7|",
+    );
+  });
+
   it("sentenceList and join", () => {
     const view = { l: ["a", "b", "c"], p: [{ n: "x" }, { n: "y" }] };
     expect(render("{{sentenceList l}}|{{sentenceList p 'n'}}", view)).toBe("a, b and c|x and y");
@@ -527,6 +541,7 @@ describe("HELPER_NAMES", () => {
       "quote",
       "relativeTime",
       "replace",
+      "scalarText",
       "segmentAfter",
       "sentenceList",
       "shortSha",
@@ -541,6 +556,7 @@ describe("HELPER_NAMES", () => {
       "trimSuffix",
       "truncate",
       "upper",
+      "urlEncode",
     ]);
   });
 });
