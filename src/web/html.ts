@@ -33,3 +33,8 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 export function raw(text: string): Html {
   return new Html(text);
 }
+
+/** "1 delivery", "2 deliveries": a count with its noun in the right number. */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}

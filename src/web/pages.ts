@@ -1,7 +1,8 @@
 // Server-rendered pages of the integrations catalogue. Everything a visitor reads works without
 // JavaScript; the script (static/catalogue.js) adds instant filtering, the URL builder, the test
 // delivery and the deliveries view. No inline scripts or styles: the CSP allows only 'self'.
-import { html, raw, type Html } from "./html";
+import { counted, html, raw, type Html } from "./html";
+import { withEmojiGlyphs } from "./emojiGlyphs";
 import { matches, searchWords, type Catalogue, type CatalogueItem } from "./catalogue";
 import type { DeliveryView, OwnedBot, PostedMessage } from "../services/webhooks/ownerView";
 import type { WebSession } from "./session";
@@ -462,7 +463,7 @@ export interface DeliveriesFilter {
 }
 
 function deliveryDetails(d: DeliveryView): string {
-  if (d.outcome === "message") return `${d.message_ids.length} message(s) posted`;
+  if (d.outcome === "message") return `${counted(d.message_ids.length, "message")} posted`;
   if (d.outcome === "error") return `${d.status} ${d.code ?? ""}: ${d.error ?? ""}`;
   return d.ignored_reason ?? "";
 }
@@ -482,7 +483,7 @@ function postedMessage(m: PostedMessage): Html {
               <span class="topic">${m.topic}</span>`
       }
     </p>
-    <div class="rendered">${raw(m.renderedHtml)}</div>
+    <div class="rendered">${raw(withEmojiGlyphs(m.renderedHtml))}</div>
   </div>`;
 }
 
@@ -553,7 +554,7 @@ export function signedInDeliveriesPage(
       <button type="submit" id="load_deliveries">Show deliveries</button>
     </form>
     <p id="deliveries-status" class="count">
-      ${view.deliveries.length ? `${view.deliveries.length} deliveries, newest first.` : "No deliveries yet."}
+      ${view.deliveries.length ? `${counted(view.deliveries.length, "delivery", "deliveries")}, newest first.` : "No deliveries yet."}
     </p>
     ${
       view.deliveries.length

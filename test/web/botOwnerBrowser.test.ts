@@ -106,6 +106,9 @@ suite("a bot owner's path in Chromium", () => {
     await page.click("#send_test");
     await page.waitForSelector("#test-result .message");
     expect(await page.textContent("#test-result .topic")).toBe("Topic: Greetings");
+    expect(await page.textContent("#test-result .outcome")).toBe("Would post 1 message:");
+    // The sample's :smile: shows as the emoji itself, as a chat client shows it.
+    expect(await page.textContent("#test-result .rendered .emoji")).toBe("\u{1f642}");
     await page.screenshot({ path: screenshotPath("owner-path-3-url-builder"), fullPage: false });
 
     // 4. The service calls the copied URL (here: the test, over HTTP, at this server's address).
@@ -128,6 +131,10 @@ suite("a bot owner's path in Chromium", () => {
     const link = first.locator(".rendered a");
     expect(await link.textContent()).toBe("Pharos of Alexandria");
     expect(await link.getAttribute("href")).toBe("https://example.com/pharos");
+    expect(await first.locator(".rendered .emoji").textContent()).toBe("\u{1f642}");
+    expect(await first.locator(".rendered .emoji").getAttribute("title")).toBe("smile");
+    expect((await page.textContent("#deliveries-status"))?.trim()).toBe("1 delivery, newest first.");
+    expect(await first.locator(".details").textContent()).toBe("1 message posted");
     await page.screenshot({ path: screenshotPath("owner-path-4-deliveries"), fullPage: false });
 
     // 6. Sign out from the header: the session ends.

@@ -360,8 +360,17 @@ describe("Recent deliveries with a session", () => {
     expect(item).toContain('<span class="channel">#general</span>');
     expect(item).toContain('<span class="topic">Lighthouses</span>');
     const message = await server.db("messages").orderBy("id", "desc").first();
-    expect(item).toContain(`<div class="rendered">${message.rendered_content}</div>`);
+    // The stored HTML, but its emoji show their character rather than a sprite sheet's `:name:`.
+    const smile = '<span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">';
+    expect(message.rendered_content).toContain(`${smile}:smile:</span>`);
+    const shown = message.rendered_content.replace(`${smile}:smile:</span>`, `${smile}\u{1f642}</span>`);
+    expect(item).toContain(`<div class="rendered">${shown}</div>`);
+    expect(item).not.toContain(":smile:");
     expect(message.rendered_content).toContain('<a href="https://example.com/p"');
+    const listed = page.body.match(/<li class="delivery"/g)!.length;
+    expect(listed).toBeGreaterThan(1); // the earlier tests' bots delivered too
+    expect(page.body).toContain(`${listed} deliveries, newest first.`);
+    expect(item).toContain('<p class="details">1 message posted</p>');
     // The payload's markup is text, never markup.
     expect(item).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(item).not.toContain("<img");
@@ -382,6 +391,7 @@ describe("Recent deliveries with a session", () => {
       cookie: (await signedIn(server.users.member)).cookie,
     });
     expect(mine.body).toContain("Lighthouses");
+    expect(mine.body).toContain("1 delivery, newest first."); // this bot's one delivery: singular
     // Another user's bot id shows nothing, not their deliveries.
     const foreign = await request("GET", `/integrations/deliveries?bot_id=${bot.id}`, {
       cookie: (await signedIn(server.users.other)).cookie,

@@ -146,7 +146,7 @@ suite("/integrations/ page in Chromium", () => {
     await page.selectOption("#fixture", "hello");
     await page.click("#send_test");
     await page.waitForSelector("#test-result .message");
-    expect(await page.textContent("#test-result .outcome")).toBe("Would post 1 message(s):");
+    expect(await page.textContent("#test-result .outcome")).toBe("Would post 1 message:");
     expect(await page.textContent("#test-result .topic")).toBe("Topic: Greetings");
     const link = page.locator("#test-result .rendered a");
     expect(await link.textContent()).toBe("Lighthouse of Alexandria");

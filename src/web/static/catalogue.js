@@ -69,6 +69,22 @@
     el.classList.toggle("error", Boolean(isError));
   }
 
+  /** "1 delivery", "2 deliveries". */
+  function counted(n, singular, plural) {
+    return `${n} ${n === 1 ? singular : plural || `${singular}s`}`;
+  }
+
+  /** Unicode emoji spans hold `:name:` for a client's sprite sheet; this page shows the character. */
+  function showEmojiGlyphs(container) {
+    for (const span of container.querySelectorAll("span.emoji[role=img]")) {
+      const code = /(?:^| )emoji-([0-9a-f]{1,6}(?:-[0-9a-f]{1,6}){0,9})(?: |$)/.exec(span.className);
+      if (!code) continue;
+      const points = code[1].split("-").map((hex) => parseInt(hex, 16));
+      if (points.some((p) => p > 0x10ffff || (p >= 0xd800 && p <= 0xdfff))) continue;
+      span.textContent = String.fromCodePoint(...points); // text, never markup
+    }
+  }
+
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -265,12 +281,16 @@
     target.replaceChildren();
     if (result.outcome === "message") {
       target.append(
-        el("p", { class: "outcome outcome-message", text: `Would post ${result.messages.length} message(s):` }),
+        el("p", {
+          class: "outcome outcome-message",
+          text: `Would post ${counted(result.messages.length, "message")}:`,
+        }),
       );
       for (const m of result.messages) {
         const body = el("div", { class: "rendered" });
         // rendered_content is this server's Markdown renderer output (raw HTML escaped), as in messages.
         body.innerHTML = m.rendered_content;
+        showEmojiGlyphs(body);
         const where = m.direct ? "Direct message to the bot's owner" : `Topic: ${m.topic}`;
         target.append(el("div", { class: "message" }, [el("p", { class: "topic", text: where }), body]));
       }
@@ -376,7 +396,7 @@
 
   // ---- Deliveries view -------------------------------------------------------------------------
   function deliveryDetails(d) {
-    if (d.outcome === "message") return `${d.message_ids.length} message(s) posted`;
+    if (d.outcome === "message") return `${counted(d.message_ids.length, "message")} posted`;
     if (d.outcome === "error") return `${d.status} ${d.code || ""}: ${d.error || ""}`;
     return d.ignored_reason || "";
   }
@@ -441,7 +461,9 @@
         table.hidden = deliveries.length === 0;
         say(
           "deliveries-status",
-          deliveries.length ? `${deliveries.length} deliveries, newest first.` : "No deliveries yet.",
+          deliveries.length
+            ? `${counted(deliveries.length, "delivery", "deliveries")}, newest first.`
+            : "No deliveries yet.",
         );
       } catch (err) {
         table.hidden = true;
