@@ -45,14 +45,17 @@ for (const { project, extra } of tiers) {
   if (file && fs.existsSync(file)) {
     reports.push(JSON.parse(fs.readFileSync(file, "utf8")));
     fs.rmSync(file);
-  } else if (file) failed = true;
+  } else if (file) {
+    // No report (Jest itself failed): counted as a failed suite, so .ci/run's line shows it.
+    failed = true;
+    reports.push({ numRuntimeErrorTestSuites: 1, numTotalTests: 0, testResults: [] });
+  }
 }
 
 if (outputFile) {
   const sum = (key: string) => reports.reduce((n, r) => n + (r[key] || 0), 0);
   const merged = { ...reports[0], testResults: reports.flatMap((r) => r.testResults || []) };
-  for (const key of Object.keys(reports[0] || {}))
-    if (typeof reports[0][key] === "number" && key.startsWith("num")) merged[key] = sum(key);
+  for (const key of new Set(reports.flatMap((r) => Object.keys(r)))) if (key.startsWith("num")) merged[key] = sum(key);
   merged.startTime = Math.min(...reports.map((r) => r.startTime || Date.now()));
   merged.success = !failed && reports.every((r) => r.success);
   fs.writeFileSync(outputFile, JSON.stringify(merged));
