@@ -1,8 +1,9 @@
 // UptimeRobot posts the JSON the user typed into the alert contact, with its *variables*
-// replaced. Monitors of type keyword/port/ping have a host rather than an http(s) URL, and a
-// variable UptimeRobot does not fill for this alert stays as its literal `*name*`: both are
-// sorted out here so the template only sees usable values.
-import type { TransformContext } from "../../src/webhooks/plugin";
+// replaced; a variable it does not fill for this alert stays as its literal `*name*`. Telling a
+// leftover variable from a value is a pattern match, so it stays code: this returns only the
+// filled values, and the monitor's name, link and host are manifest outputs.
+import { defineTransform } from "../../src/webhooks/plugin";
+import type { Payload } from "./schema";
 
 /** A value still reading `*alertFriendlyDuration*` was not filled in by UptimeRobot. */
 export function filled(value: unknown): string | undefined {
@@ -11,17 +12,12 @@ export function filled(value: unknown): string | undefined {
   return text === "" || /^\*\w+\*$/.test(text) ? undefined : text;
 }
 
-export default function transform(payload: Record<string, unknown>, _context: TransformContext) {
-  const url = filled(payload.monitor_url);
-  const isHttp = url !== undefined && /^https?:\/\//i.test(url);
-  return {
-    monitorName: filled(payload.monitor_friendly_name) ?? url ?? "Monitor",
-    monitorLink: isHttp ? url : undefined,
-    monitorHost: isHttp ? undefined : url,
-    details: filled(payload.alert_details),
-    duration: filled(payload.alert_friendly_duration),
-    alertTime: filled(payload.alert_datetime),
-    sslExpiry: filled(payload.ssl_expiry_date),
-    sslDaysLeft: filled(payload.ssl_expiry_days_left),
-  };
-}
+export default defineTransform<Payload, Record<string, string | undefined>>((payload) => ({
+  friendlyName: filled(payload.monitor_friendly_name),
+  monitorUrl: filled(payload.monitor_url),
+  details: filled(payload.alert_details),
+  duration: filled(payload.alert_friendly_duration),
+  alertTime: filled(payload.alert_datetime),
+  sslExpiry: filled(payload.ssl_expiry_date),
+  sslDaysLeft: filled(payload.ssl_expiry_days_left),
+}));
