@@ -18,7 +18,7 @@ describe("opsgenie transform", () => {
 
   it("says how long a closed alert was open", () => {
     const view = transform(
-      { action: "Close", alert: { tinyId: "7", createdAt: 1751364000000, updatedAt: 1751371200000000000 } },
+      { action: "Close", alert: { createdAt: 1751364000000, updatedAt: 1751371200000000000 } },
       context,
     );
     expect(view).toMatchObject({ openFor: "2 hours" });
