@@ -34,7 +34,8 @@ export function frameworkPartials(): Record<string, Handlebars.TemplateDelegate>
 export const FRAMEWORK_FUNCTIONS: readonly string[] = Object.entries(plugin)
   .filter(([name, value]) => typeof value === "function" && HELPER_NAMES.includes(name))
   .map(([name]) => name)
-  .concat("nonEmptyText", "scalarText")
+  // nonEmptyText is for transforms only (scalarText is a template helper too, so listed above).
+  .concat("nonEmptyText")
   .sort();
 
 /** Emoji rows (`emoji: ":check:"`) that make a transform's code a lookup table. */
