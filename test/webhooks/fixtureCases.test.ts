@@ -31,12 +31,13 @@ const fixturesOf = (name: string) => path.join(tmp.dir(), "integrations", name, 
 const writeFixtures = (name: string, files: Files) => writeFiles(fixturesOf(name), files);
 
 describe("payload files and case names", () => {
-  it("takes .json and .xml files as payloads, not expected files or _-prefixed ones", () => {
+  it("takes .json, .xml and raw .txt files as payloads, not expected files or _-prefixed ones", () => {
     expect(
       ["a.json", "b.xml", "dir/c.json", "a.expected.json", "_defaults.json", "dir/_x.xml", "a.txt", "a.json.bak"].map(
         isPayloadFile,
       ),
-    ).toEqual([true, true, true, false, false, false, false, false]);
+    ).toEqual([true, true, true, false, false, false, true, false]);
+    expect(["_notes.txt", "a.txt.bak", "a.md"].map(isPayloadFile)).toEqual([false, false, false]);
   });
 
   it("reads error and ignore words between _, ., - and spaces, in any case", () => {
@@ -165,7 +166,7 @@ describe("loadFixtureCases", () => {
       "b.json": '{"title":"B"}',
       "a.json": '{"title":"A"}',
       "a.expected.json": '{"topic":"t","content":"c"}',
-      "notes.txt": "x",
+      "notes.md": "x",
       "_defaults.json": "{}",
     });
     const dir = fixturesOf("demo");
@@ -192,6 +193,29 @@ describe("loadFixtureCases", () => {
         body: Buffer.from('{"title":"B"}'),
         payload: { title: "B" },
       },
+    ]);
+  });
+
+  it("sends a .txt case's bytes as they are, as text/plain unless its expected file names the type", () => {
+    const integration = plugin();
+    const multipart = '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nT\r\n--b--\r\n';
+    writeFixtures("demo", {
+      "plain.txt": "not { json",
+      "form.txt": multipart,
+      "form.expected.json": '{"contentType":"multipart/form-data; boundary=b"}',
+    });
+    const [form, plain] = loadFixtureCases(integration);
+    expect([form.name, form.contentType, form.body.toString(), form.payload]).toEqual([
+      "form",
+      "multipart/form-data; boundary=b",
+      multipart,
+      null,
+    ]);
+    expect([plain.name, plain.contentType, plain.body.toString(), plain.payload]).toEqual([
+      "plain",
+      "text/plain",
+      "not { json",
+      null,
     ]);
   });
 
