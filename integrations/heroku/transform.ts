@@ -1,5 +1,7 @@
 // Heroku's deploy hook sends the deployed commits as one text field, `git_log`, one
-// "  * Author: subject" line per commit; this splits it into a list cut at ten lines.
+// "  * Author: subject" line per commit; this splits it into a list cut at ten lines. Kept as
+// code: parsing a bulleted text (bullets removed, lines left empty by that dropped before the
+// cut) is more than the template helpers do.
 
 const COMMITS_SHOWN = 10;
 
