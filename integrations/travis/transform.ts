@@ -1,5 +1,6 @@
 // Travis CI gives a pull request's page and a commit's only inside compare_url: this derives the
 // two links (the status table, duration and the pull-request filter are in integration.json).
+// Kept as code: taking a GitHub-style repository URL apart is pattern matching, not a lookup.
 import { defineTransform } from "../../src/webhooks/plugin";
 import type { Payload } from "./schema";
 
