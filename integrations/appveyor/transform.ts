@@ -1,5 +1,6 @@
 // AppVeyor gives durations as .NET TimeSpans ("00:02:54.1586505", "1.02:00:00" for over a day)
 // and artifact lists per job; this makes the duration readable and gathers the artifacts.
+// Kept as code: parsing a TimeSpan and gathering one list from every job's list (cut at five).
 
 interface Artifact {
   fileName?: string;
