@@ -26,7 +26,7 @@ function templateName(): string {
 const admin = (base: string): Knex =>
   knex({ client: "mysql2", connection: { uri: base } as never, pool: { min: 1, max: 1 } });
 
-const rowsOf = async <T>(db: Knex, sql: string, bindings: unknown[] = []): Promise<T[]> =>
+const rowsOf = async <T>(db: Knex, sql: string, bindings: string[] = []): Promise<T[]> =>
   ((await db.raw(sql, bindings)) as [T[]])[0];
 
 /** The template database, migrated (once, under a lock: other test processes may want it too). */
