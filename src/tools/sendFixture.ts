@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const cases = loadFixtureCases(integration);
   const c = cases.find((x) => x.name === caseName || `${x.name}.json` === caseName);
   if (!c)
-    fail(`no fixture '${caseName}' in ${path.relative(root, integration.fixturesDir)}/ (have: ${cases.map((x) => x.name).join(", ") || "none"})`);
+    fail(
+      `no fixture '${caseName}' in ${path.relative(root, integration.fixturesDir)}/ (have: ${cases.map((x) => x.name).join(", ") || "none"})`,
+    );
 
   const query = new URLSearchParams({ ...c.query });
   query.set("api_key", apiKey);

@@ -92,8 +92,7 @@ export function createCatalogue(registry: IntegrationRegistry, externalUrl: stri
   const docs = new Map<string, string>();
   const cases = new Map<string, FixtureCase[]>();
   const casesOf = (item: CatalogueItem): FixtureCase[] => {
-    if (!cases.has(item.name))
-      cases.set(item.name, loadFixtureCases(item.integration).filter(postsMessage));
+    if (!cases.has(item.name)) cases.set(item.name, loadFixtureCases(item.integration).filter(postsMessage));
     return cases.get(item.name)!;
   };
   return {
