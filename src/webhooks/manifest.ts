@@ -1,6 +1,8 @@
 // The plugin manifest (integrations/<name>/integration.json): its TypeScript shape and the JSON
 // Schema every manifest is validated against at start-up. This file is the contract for plugin authors.
 
+import { MAX_API_LOOKUPS } from "../limits";
+
 /** Payload/header value (as a string: numbers in decimal, true/false, null → "null") → event name. */
 export type EventMap = Record<string, string>;
 
@@ -52,9 +54,12 @@ export type ContentType = "json" | "form" | "form-json" | "xml" | "query" | "tex
 
 export interface SignatureSpec {
   header: string;
-  algorithm: "sha256" | "sha1";
-  /** Text before the hex digest in the header, e.g. "sha256=". */
+  /** sha512: HCP Terraform signs with HMAC-SHA512. */
+  algorithm: "sha256" | "sha1" | "sha512";
+  /** Text before the digest in the header, e.g. "sha256=". */
   prefix?: string;
+  /** How the digest is written: lower-case hex (default) or base64 (Typeform). */
+  encoding?: "hex" | "base64";
   /** A delivery time inside the signed body: a signed delivery outside the tolerance is refused (a replay). */
   timestamp?: SignedTimestampSpec;
 }
@@ -73,6 +78,28 @@ export interface UrlOption {
   default?: string;
   /** The value is a JSON path (`$.alert.name`) into the payload; templates see the text found there. */
   jsonPath?: boolean;
+}
+
+/**
+ * Details the payload lacks, fetched from the service's API with the bot owner's token (a URL
+ * option): GET https://<host><path> for each lookup, nothing without the token. See
+ * docs/writing-an-integration.md, "API lookups".
+ */
+export interface ApiSpec {
+  /** The one host lookups may reach (over https, redirects not followed). */
+  host: string;
+  /** The URL option holding the token (`token`, `<service>_token`: redacted from every log). */
+  tokenOption: string;
+  /** The header the token is sent in, and the text before it (`"Bearer "`). */
+  authHeader: string;
+  authPrefix?: string;
+  /** Fixed headers sent with every lookup (an API version). */
+  headers?: Record<string, string>;
+  /**
+   * View name (read in templates as `api.<name>`) → path with `{payload.path}` placeholders, each
+   * URL-encoded as one segment; a lookup whose placeholder the payload lacks is not made.
+   */
+  lookups: Record<string, string>;
 }
 
 export interface Manifest {
@@ -138,6 +165,7 @@ export interface Manifest {
   docs?: string;
   /** A body that is a JSON array becomes `{ <wrapArray>: [...] }` (for services that post bare arrays). */
   wrapArray?: string;
+  api?: ApiSpec;
 }
 
 export const CATEGORIES = [
@@ -309,8 +337,9 @@ export const MANIFEST_SCHEMA = {
       required: ["header", "algorithm"],
       properties: {
         header: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
-        algorithm: { enum: ["sha256", "sha1"] },
+        algorithm: { enum: ["sha256", "sha1", "sha512"] },
         prefix: { type: "string" },
+        encoding: { enum: ["hex", "base64"] },
         timestamp: {
           type: "object",
           additionalProperties: false,
@@ -340,5 +369,29 @@ export const MANIFEST_SCHEMA = {
     branchPath: nonEmpty,
     transform: { type: "string", pattern: "^[A-Za-z0-9_.-]+\\.(ts|js)$" },
     docs: { type: "string", pattern: "^[A-Za-z0-9_.-]+\\.md$" },
+    api: {
+      type: "object",
+      additionalProperties: false,
+      required: ["host", "tokenOption", "authHeader", "lookups"],
+      properties: {
+        // A plain DNS name: no scheme, port, user info or path can be slipped in.
+        host: { type: "string", pattern: "^[a-z0-9-]+(\\.[a-z0-9-]+)+$" },
+        tokenOption: { type: "string", pattern: "^([a-z]+_)?token$" },
+        authHeader: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
+        authPrefix: { type: "string" },
+        headers: {
+          type: "object",
+          propertyNames: { pattern: "^[A-Za-z0-9-]+$" },
+          additionalProperties: { type: "string" },
+        },
+        lookups: {
+          type: "object",
+          minProperties: 1,
+          maxProperties: MAX_API_LOOKUPS,
+          propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+          additionalProperties: { type: "string", pattern: "^/[^?#]*(\\?[^#]*)?$" },
+        },
+      },
+    },
   },
 } as const;

@@ -1,4 +1,4 @@
-// Optional HMAC verification declared by a manifest: hex digest of the raw body bytes, keyed
+// Optional HMAC verification declared by a manifest: hex (or base64) digest of the raw body bytes, keyed
 // with the bot's stored secret, compared in constant time. The secret never leaves this module.
 import crypto from "node:crypto";
 import { ApiError } from "../errors";
@@ -6,7 +6,13 @@ import type { SignatureSpec, SignedTimestampSpec } from "./manifest";
 import { readPath } from "./paths";
 
 export function expectedSignature(spec: SignatureSpec, secret: string, body: Buffer): string {
-  return (spec.prefix ?? "") + crypto.createHmac(spec.algorithm, secret).update(body).digest("hex");
+  return (
+    (spec.prefix ?? "") +
+    crypto
+      .createHmac(spec.algorithm, secret)
+      .update(body)
+      .digest(spec.encoding ?? "hex")
+  );
 }
 
 export function verifySignature(spec: SignatureSpec, secret: string, body: Buffer, received: string | undefined): void {
@@ -14,7 +20,9 @@ export function verifySignature(spec: SignatureSpec, secret: string, body: Buffe
     throw new ApiError("INVALID_SIGNATURE", `Missing the signature header '${spec.header}'`, { header: spec.header });
   }
   const expected = Buffer.from(expectedSignature(spec, secret, body), "utf8");
-  const given = Buffer.from(received.trim().toLowerCase(), "utf8");
+  // Hex digests are compared case-insensitively; base64 is case-sensitive, so it is kept as sent.
+  const trimmed = received.trim();
+  const given = Buffer.from(spec.encoding === "base64" ? trimmed : trimmed.toLowerCase(), "utf8");
   // timingSafeEqual needs equal lengths; compare against itself to keep the timing uniform.
   const same =
     given.length === expected.length

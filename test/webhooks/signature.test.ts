@@ -66,6 +66,31 @@ describe("verifySignature", () => {
   });
 });
 
+describe("base64 digests (Typeform)", () => {
+  const BASE64: SignatureSpec = {
+    header: "Typeform-Signature",
+    algorithm: "sha256",
+    prefix: "sha256=",
+    encoding: "base64",
+  };
+  const digest = crypto.createHmac("sha256", SECRET).update(BODY).digest("base64");
+
+  it("is the prefix followed by the base64 HMAC of the body", () => {
+    expect(expectedSignature(BASE64, SECRET, BODY)).toBe(`sha256=${digest}`);
+  });
+
+  it("accepts the exact value and refuses it with its case changed (base64 is case-sensitive)", () => {
+    expect(outcome(BASE64, `sha256=${digest}`)).toBe("accepted");
+    expect(outcome(BASE64, `sha256=${digest.toLowerCase()}`)).toBe(
+      '401 INVALID_SIGNATURE: The \'Typeform-Signature\' signature does not match the request body {"header":"Typeform-Signature"}',
+    );
+  });
+
+  it("refuses the hex digest of the same body", () => {
+    expect(outcome(BASE64, `sha256=${hmac("sha256")}`)).toMatch(/^401 INVALID_SIGNATURE/);
+  });
+});
+
 describe("verifySignedTimestamp", () => {
   // An explicit test clock: the time the delivery is taken to have arrived.
   const TEST_CLOCK_MS = Date.UTC(2026, 0, 1, 12, 0, 0);
