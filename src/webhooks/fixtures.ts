@@ -208,12 +208,15 @@ export function fixtureRequest(
 /** Manifest event keys that no fixture case exercises (cases that test a missing header or field are skipped). */
 export function unexercisedEvents(integration: Integration, cases: FixtureCase[]): string[] {
   const seen = new Set<string>();
+  const { wrapArray } = integration.manifest;
   for (const c of cases) {
     const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    // A bare-array body is read into its field first, as the pipeline does, so a field event source sees it.
+    const payload = Array.isArray(c.payload) && wrapArray ? { [wrapArray]: c.payload } : c.payload;
     try {
       const event = findEvent(
         integration,
-        resolveEvent(integration.manifest.eventSource, headers, c.payload, integration.manifest.displayName),
+        resolveEvent(integration.manifest.eventSource, headers, payload, integration.manifest.displayName),
       );
       if (event) seen.add(event.key);
     } catch {

@@ -332,6 +332,15 @@ describe("the fixtures folder and unexercisedEvents", () => {
     expect(unexercisedEvents(integration, [])).toEqual(["push", "issue.opened", "issue", "hello"]);
   });
 
+  it("reads a bare-array case's event from the field the array is wrapped into (wrapArray)", () => {
+    const integration = plugin(
+      { wrapArray: "events", eventSource: { field: "events.0.kind" }, events: { sent: {}, hello: {} } },
+      { "templates/sent.hbs": "s" },
+    );
+    writeFixtures("demo", { "sent.json": '[{"kind":"sent"}]' });
+    expect(unexercisedEvents(integration, loadFixtureCases(integration))).toEqual(["hello"]);
+  });
+
   it("finds events named by a payload field, and skips a case missing that field", () => {
     const integration = plugin(
       { eventSource: { field: "kind" }, events: { a: {}, b: {}, hello: {} } },
