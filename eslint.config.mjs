@@ -124,8 +124,8 @@ export default tseslint.config(
     ignores: ["integrations/**/*.test.ts"],
     patterns: [
       {
-        regex: "^\\.\\./(?!(\\.\\./)*src/webhooks/plugin$)",
-        message: "A plugin imports only src/webhooks/plugin.ts and files in its own folder.",
+        regex: "^\\.\\./(?!(\\.\\./)*src/webhooks/plugin$|_shared/)",
+        message: "A plugin imports only src/webhooks/plugin.ts, files in its own folder and integrations/_shared/.",
       },
       { regex: "^[^.]", message: "A plugin imports no packages: what it needs comes from src/webhooks/plugin.ts." },
     ],

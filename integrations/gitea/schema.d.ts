@@ -136,6 +136,8 @@ export interface Payload {
     html_url?: string;
     [k: string]: unknown;
   } | null;
+  prior_status?: string;
+  run?: Run;
   [k: string]: unknown;
 }
 /**
@@ -145,6 +147,34 @@ export interface Payload {
 export interface User {
   login: Text;
   username?: string;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `Payload`'s JSON-Schema
+ * via the `definition` "run".
+ */
+export interface Run {
+  id?: number;
+  title?: string;
+  status: Text;
+  html_url?: string;
+  index_in_repo?: number;
+  prettyref?: string;
+  commit_sha?: string;
+  trigger_event?: string;
+  event?: string;
+  duration?: number | null;
+  trigger_user?: {
+    login?: string;
+    html_url?: string;
+    [k: string]: unknown;
+  } | null;
+  repository?: {
+    name?: string;
+    full_name?: string;
+    html_url?: string;
+    [k: string]: unknown;
+  } | null;
   [k: string]: unknown;
 }
 /**
@@ -198,5 +228,12 @@ export interface Package {
     owner?: OptionalUser;
     [k: string]: unknown;
   };
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `Payload`'s JSON-Schema
+ * via the `definition` "action_run".
+ */
+export interface ActionRun {
   [k: string]: unknown;
 }
