@@ -39,3 +39,9 @@ export const MAX_WEBHOOK_MULTIPART_PARTS = 64;
 /** A JSON-path URL option (`title=$.alert.name`), in characters, and the segments it may have. */
 export const MAX_JSON_PATH_LENGTH = 200;
 export const MAX_JSON_PATH_SEGMENTS = 32;
+/** A plugin's API lookups (manifest `api.lookups`) per delivery, all made at once. */
+export const MAX_API_LOOKUPS = 8;
+/** How long a delivery's API lookups may take together; the message then says what the payload says. */
+export const API_LOOKUP_TIMEOUT_MS = 5000;
+/** The largest API answer read for a lookup; a longer one counts as no answer. */
+export const API_LOOKUP_MAX_RESPONSE_BYTES = 256 * 1024;

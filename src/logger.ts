@@ -22,5 +22,5 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 
 /** Removes secret query parameters from a URL before it is logged. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:api_key|secret|key|token)=)[^&]*/gi, "$1[redacted]");
+  return url.replace(/([?&](?:api_key|secret|key|[a-z_]*token)=)[^&]*/gi, "$1[redacted]");
 }

@@ -141,7 +141,12 @@ function checkTemplatesAgainstSchema(
   schemaFile: string,
 ): { file: string; what: string }[] {
   // `outputs` are view fields as much as a transform's are.
-  const transformOutputs = [...(manifest.transformOutputs ?? []), ...Object.keys(manifest.outputs ?? {})];
+  // So are the API lookups' answers (`api.<name>`): their shape is the service's, not the payload's.
+  const transformOutputs = [
+    ...(manifest.transformOutputs ?? []),
+    ...Object.keys(manifest.outputs ?? {}),
+    ...(manifest.api ? ["api"] : []),
+  ];
   const out: { file: string; what: string }[] = [];
   const uses = new Map<string, TemplateUse>();
   type Scope = Pick<TemplateUse, "nodes" | "free" | "frameworkNames">;
@@ -254,6 +259,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   for (const p of checkTables(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
 
   const optionKeys = (manifest.urlOptions ?? []).map((o) => o.key);
+  if (manifest.api && !optionKeys.includes(manifest.api.tokenOption))
+    problems.add("integration.json", `/api/tokenOption: document '${manifest.api.tokenOption}' in urlOptions`);
   for (const key of optionKeys.filter((k) => RESERVED_PARAMS.includes(k)))
     problems.add("integration.json", `/urlOptions: '${key}' is a framework parameter`);
   const usesBranches =

@@ -29,6 +29,8 @@ export interface WebhookRequest {
   secret?: string | null;
   /** When the delivery arrived (ms since the epoch; default now): a signed timestamp is checked against it. */
   receivedAt?: number;
+  /** What the plugin's API lookups answered (manifest `api`), by lookup name: templates read `api.<name>`. */
+  api?: Record<string, unknown>;
   /** The organization's template overrides for this integration, by event key. */
   overrides?: ReadonlyMap<string, EventOverride>;
 }
@@ -212,6 +214,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
   const options = urlOptionValues(integration, request.query, payload);
   const extra = integration.transform?.(payload, { event: resolved.event, action: resolved.action, options }) ?? {};
   const view: Record<string, unknown> = { ...(payload as Record<string, unknown>), ...extra };
+  if (manifest.api) view.api = request.api ?? {};
   const topicOverride = request.query.topic?.trim() || undefined;
   const data = {
     event: resolved.event,

@@ -102,4 +102,31 @@ describe("integration loader", () => {
       "integrations/git/integration.json: /urlOptions: branchPath is set, so document a 'branches' URL option",
     ]);
   });
+
+  it("refuses an api block whose token option is undocumented, or whose host or token name is unsafe", async () => {
+    const api = {
+      host: "api.acme.example",
+      tokenOption: "token",
+      authHeader: "Authorization",
+      lookups: { item: "/v1/{id}" },
+    };
+    writePlugin(dir(), "acme", {
+      ...good("acme"),
+      "integration.json": manifest("acme", { api }),
+      "templates/hello.hbs": "{{api.item.name}}",
+    });
+    writePlugin(dir(), "evil", {
+      ...good("evil"),
+      "integration.json": manifest("evil", {
+        api: { ...api, host: "attacker.example:8080/x", tokenOption: "password" },
+        urlOptions: [{ key: "password", description: "no" }],
+      }),
+    });
+    const found = await problems();
+    expect(found).toContain("integrations/acme/integration.json: /api/tokenOption: document 'token' in urlOptions");
+    expect(found.filter((p) => p.startsWith("integrations/evil/integration.json: /api/host"))).toHaveLength(1);
+    expect(found.filter((p) => p.startsWith("integrations/evil/integration.json: /api/tokenOption"))).toHaveLength(1);
+    // Templates may read api.<lookup> without declaring it in schema.json.
+    expect(found.filter((p) => p.includes("hello.hbs"))).toEqual([]);
+  });
 });

@@ -9,6 +9,7 @@ import type { PipelineResult } from "../../webhooks/pipeline";
 import type { DeliverWebhook, DeliveryResult } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
+import { lookupApiDetails } from "./apiLookup";
 
 export interface IngestInput {
   integration: Integration;
@@ -51,6 +52,7 @@ export function createIngest(
     let trace: DeliveryTrace = {};
     try {
       const eventOverrides = await overrides.forIntegration(d.realm.id, d.integration.name);
+      const api = await lookupApiDetails(d.integration, d);
       const request = {
         headers: d.headers,
         query: d.query,
@@ -58,6 +60,7 @@ export function createIngest(
         secret: d.replay ? null : d.bot.webhook_secret,
         receivedAt: d.receivedAt,
         overrides: eventOverrides,
+        ...(api ? { api } : {}),
       };
       const result = await pipeline.run(d.integration, request);
       trace = eventTrace(result);

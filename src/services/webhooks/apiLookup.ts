@@ -1,0 +1,97 @@
+// A plugin's API lookups (manifest `api`): details a payload names only by id (a ClickUp task, a
+// Notion page), fetched from the service with the token the bot owner put in the URL. Outbound
+// only to the manifest's one host, over https, GET only, redirects not followed, all lookups of a
+// delivery within one time limit, each answer read up to a size cap. A lookup that fails in any
+// way is simply absent: the message then says what the payload alone says. The token is never
+// logged and never part of an error (this function does not throw).
+import type { Integration } from "../../webhooks/registry";
+import { parseWebhookBody } from "../../webhooks/body";
+import { readPath } from "../../webhooks/paths";
+import { API_LOOKUP_MAX_RESPONSE_BYTES, API_LOOKUP_TIMEOUT_MS } from "../../limits";
+
+export interface ApiLookupRequest {
+  headers: Record<string, string | undefined>;
+  query: Record<string, string>;
+  body: Buffer;
+}
+
+/** The lookups' answers by name, or undefined when the plugin has none or no token was given. */
+export async function lookupApiDetails(
+  integration: Integration,
+  request: ApiLookupRequest,
+): Promise<Record<string, unknown> | undefined> {
+  const spec = integration.manifest.api;
+  const token = spec ? request.query[spec.tokenOption]?.trim() : undefined;
+  if (!spec || !token) return undefined;
+  let payload: unknown;
+  try {
+    payload = parseWebhookBody(
+      integration.manifest,
+      request.body,
+      request.headers["content-type"] ?? "",
+      request.query,
+      request.headers,
+    );
+  } catch {
+    return undefined; // the pipeline answers the bad body itself
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), API_LOOKUP_TIMEOUT_MS);
+  try {
+    const headers = {
+      ...spec.headers,
+      [spec.authHeader]: `${spec.authPrefix ?? ""}${token}`,
+      accept: "application/json",
+    };
+    const entries = await Promise.all(
+      Object.entries(spec.lookups).map(async ([name, template]) => {
+        const path = fillPath(template, payload);
+        if (path === undefined) return [name, undefined] as const;
+        return [name, await getJson(`https://${spec.host}${path}`, headers, controller.signal)] as const;
+      }),
+    );
+    return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The path with each `{field.path}` replaced by the payload's value there, or undefined when one is missing. */
+export function fillPath(template: string, payload: unknown): string | undefined {
+  let missing = false;
+  const path = template.replace(/\{([^{}]+)\}/g, (_, field: string) => {
+    const value = readPath(payload, field.trim());
+    const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
+    if (text === "") missing = true;
+    // One path segment: a value cannot climb out of it (`../`, `?`, `#`, `/` are all encoded).
+    return encodeURIComponent(text);
+  });
+  return missing ? undefined : path;
+}
+
+async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+  try {
+    const res = await fetch(url, { method: "GET", headers, redirect: "manual", signal });
+    if (res.status !== 200 || !res.body) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > API_LOOKUP_MAX_RESPONSE_BYTES) {
+        await reader.cancel();
+        return undefined;
+      }
+      chunks.push(Buffer.from(value));
+    }
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return parsed !== null && typeof parsed === "object" ? parsed : undefined;
+  } catch {
+    return undefined; // timeout, connection error, not JSON: the lookup is absent
+  }
+}

@@ -1,0 +1,148 @@
+// API lookups (manifest `api`): with the owner's token in the URL, a plugin's message shows what
+// the service's API says about the ids in the payload; the lookups go only to the manifest's host
+// over https, follow no redirect, read at most API_LOOKUP_MAX_RESPONSE_BYTES, and any failure
+// leaves the message as the payload alone makes it. ClickUp is the example; the API is stubbed
+// with nock from the plugin's own api_responses/ (and the shared corpus' when it is present).
+import fs from "node:fs";
+import path from "node:path";
+import nock from "nock";
+import { fillPath } from "../../src/services/webhooks/apiLookup";
+import { API_LOOKUP_MAX_RESPONSE_BYTES } from "../../src/limits";
+import { redactUrl } from "../../src/logger";
+import { startTestServer, type TestServer } from "../support/harness";
+import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+
+const PLUGIN = path.join(__dirname, "..", "..", "integrations", "clickup");
+const read = (...parts: string[]) => fs.readFileSync(path.join(PLUGIN, ...parts));
+const taskCreated = read("fixtures", "task_created.json");
+const keyResultUpdated = read("fixtures", "key_result_updated.json");
+const task = JSON.parse(read("api_responses", "task.json").toString());
+const goal = JSON.parse(read("api_responses", "goal.json").toString());
+const TOKEN = "pk_4471205_ORCHARDTOKEN";
+const API = "https://api.clickup.com";
+
+const PAYLOAD_ONLY = ":new: Task [9abx21q](https://app.clickup.com/t/9abx21q) was **created** by Mireille Okafor.";
+
+describe("API lookups (ClickUp)", () => {
+  let server: TestServer;
+  const logLines: string[] = [];
+  const send = (body: Buffer, query: Record<string, string> = {}) =>
+    postWebhook(server, "clickup", { body, query: { stream: "general", ...query } });
+  const posted = async (body: Buffer, query: Record<string, string> = {}) => {
+    const before = await latestMessageId(server);
+    const res = await send(body, query);
+    expect([res.status, res.body.result]).toEqual([200, "success"]);
+    return messagesSince(server, before, server.users.bot.id);
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(
+      { LOG_LEVEL: "debug" },
+      { integrations: ["clickup"], logDestination: { write: (line: string) => logLines.push(line) } },
+    );
+  });
+  afterAll(() => server.close());
+  afterEach(() => nock.cleanAll());
+
+  it("renders the task's name, status, people and link from the API, sending the token only there", async () => {
+    const scope = nock(API, { reqheaders: { authorization: TOKEN } })
+      .get("/api/v2/task/9abx21q")
+      .reply(200, task);
+    const stored = await posted(taskCreated, { clickup_token: TOKEN });
+    expect(scope.isDone()).toBe(true);
+    expect(stored.map((m) => [m.topic, m.content])).toEqual([
+      [
+        "Prune the pear and plum trees",
+        ":new: Task [Prune the pear and plum trees](https://app.clickup.com/t/9abx21q) was **created** by " +
+          "Mireille Okafor in list **Harvest 2027**.\n" +
+          "* **Status:** in progress\n* **Priority:** high\n* **Assignees:** Tomasz Wierzba and Ines Carvalho\n" +
+          "* **Due:** <time:2026-01-09T12:00:00Z>\n* **Created by:** Mireille Okafor",
+      ],
+    ]);
+    // The token is in no log line and no delivery-log row.
+    expect(logLines.join("\n")).not.toContain(TOKEN);
+    const rows = await server.db("webhook_deliveries").select();
+    expect(JSON.stringify(rows)).not.toContain(TOKEN);
+  });
+
+  it("renders a key result's goal and the key result's own name from the goal lookup", async () => {
+    nock(API).get("/api/v2/goal/e3d5b7a1-2c4f-4e6a-8b9d-0f1e2d3c4b5a").reply(200, goal);
+    const stored = await posted(keyResultUpdated, { clickup_token: TOKEN });
+    expect(stored.map((m) => [m.topic, m.content])).toEqual([
+      [
+        "Ship the autumn harvest",
+        ":pencil: Key result `a9b8c7d6-1234-4abc-9def-112233445566` was **updated** in goal " +
+          "[Ship the autumn harvest](https://app.clickup.com/4471205/goals/7).\n" +
+          "* **Name:** Crates shipped\n* **Type:** number\n* **Progress:** 45%\n" +
+          "* **steps_current** changed by Tomasz Wierzba: 120 → 180",
+      ],
+    ]);
+  });
+
+  it("makes no request without a token (nock refuses any) and posts what the payload says", async () => {
+    const stored = await posted(taskCreated);
+    expect(stored.map((m) => m.content)).toEqual([PAYLOAD_ONLY]);
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it.each([
+    ["a 404", () => nock(API).get("/api/v2/task/9abx21q").reply(404, { err: "Task not found", ECODE: "ITEM_013" })],
+    ["an answer that is not JSON", () => nock(API).get("/api/v2/task/9abx21q").reply(200, "<html>")],
+    ["a connection error", () => nock(API).get("/api/v2/task/9abx21q").replyWithError({ code: "ECONNRESET" })],
+    [
+      "an answer over the size cap",
+      () =>
+        nock(API)
+          .get("/api/v2/task/9abx21q")
+          .reply(200, { ...task, description: "x".repeat(API_LOOKUP_MAX_RESPONSE_BYTES) }),
+    ],
+  ])("falls back to the payload alone on %s", async (_what, stub) => {
+    const scope = stub();
+    const stored = await posted(taskCreated, { clickup_token: TOKEN });
+    expect(scope.isDone()).toBe(true);
+    expect(stored.map((m) => m.content)).toEqual([PAYLOAD_ONLY]);
+  });
+
+  it("does not follow a redirect to another host", async () => {
+    const api = nock(API).get("/api/v2/task/9abx21q").reply(302, "", { location: "https://attacker.example/steal" });
+    const elsewhere = nock("https://attacker.example").get("/steal").reply(200, task);
+    const stored = await posted(taskCreated, { clickup_token: TOKEN });
+    expect(api.isDone()).toBe(true);
+    expect(elsewhere.isDone()).toBe(false);
+    expect(stored.map((m) => m.content)).toEqual([PAYLOAD_ONLY]);
+  });
+
+  it("puts a payload id into one path segment, so it cannot reach another API path", async () => {
+    const body = Buffer.from(JSON.stringify({ ...JSON.parse(taskCreated.toString()), task_id: "../../user?x=1" }));
+    const scope = nock(API).get("/api/v2/task/..%2F..%2Fuser%3Fx%3D1").reply(404, {});
+    await posted(body, { clickup_token: TOKEN });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  const SHARED = path.join(__dirname, "..", "..", "..", "shared", "fixtures", "clickup");
+  (fs.existsSync(SHARED) ? it : it.skip)("renders the shared corpus' task answer", async () => {
+    const shared = JSON.parse(fs.readFileSync(path.join(SHARED, "api_responses", "task_api_data.json"), "utf8"));
+    nock(API).get("/api/v2/task/9abx21q").reply(200, shared);
+    const stored = await posted(taskCreated, { clickup_token: "token" });
+    expect(stored[0].topic).toBe(shared.name);
+    expect(stored[0].content).toContain(`[${shared.name}](${shared.url})`);
+    expect(stored[0].content).toContain(`* **Status:** ${shared.status.status}`);
+  });
+});
+
+describe("fillPath", () => {
+  it("fills each placeholder from the payload, URL-encoded, and gives nothing when one is missing", () => {
+    expect(fillPath("/v1/pages/{entity.id}", { entity: { id: "a b/c" } })).toBe("/v1/pages/a%20b%2Fc");
+    expect(fillPath("/api/v2/list/{list_id}", { list_id: 9016001 })).toBe("/api/v2/list/9016001");
+    expect(fillPath("/api/v2/list/{list_id}", { list_id: "" })).toBeUndefined();
+    expect(fillPath("/api/v2/list/{list_id}", {})).toBeUndefined();
+  });
+});
+
+describe("redactUrl", () => {
+  it("hides service tokens given as URL options", () => {
+    expect(redactUrl("/api/v1/external/clickup?api_key=k&clickup_token=pk_1&stream=a")).toBe(
+      "/api/v1/external/clickup?api_key=[redacted]&clickup_token=[redacted]&stream=a",
+    );
+  });
+});
