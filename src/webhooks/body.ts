@@ -99,12 +99,16 @@ export function parseMultipart(raw: Buffer, contentType: string): Record<string,
     if (next < 0) throw bad("the closing boundary is missing");
     // The part runs from after its line break to before the CRLF that precedes the next delimiter.
     const part = raw.subarray(at, next);
-    const headEnd = part.indexOf("\r\n\r\n");
+    // Lines end in CRLF (RFC 7578); a body saved as a text file has bare LF (Jotform's published
+    // samples): the part's first line break says which.
+    const eol = part.subarray(0, 2).toString() === "\r\n" ? "\r\n" : "\n";
+    const headEnd = part.indexOf(eol + eol);
     if (headEnd < 0) throw bad("a part has no header section");
     const head = part.subarray(0, headEnd).toString("latin1");
     const disposition = /^content-disposition:[^\r\n]*$/im.exec(head)?.[0] ?? "";
     const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
-    const body = part.subarray(headEnd + 4, part.length - (part.subarray(-2).toString() === "\r\n" ? 2 : 0));
+    const trailing = part.subarray(-eol.length).toString() === eol ? eol.length : 0;
+    const body = part.subarray(headEnd + 2 * eol.length, part.length - trailing);
     if (name !== undefined && !/;\s*filename\*?=/i.test(disposition)) fields[name] = decodeUtf8(body);
     at = next;
   }

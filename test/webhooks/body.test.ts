@@ -229,6 +229,15 @@ describe("parseWebhookBody: multipart, plain text with header metadata, lenient 
     expect(parseWebhookBody(manifest("form"), body, MP)).toEqual({ title: "Hi", message: "two\r\nlines é" });
   });
 
+  it("form: a multipart body with bare LF line ends (a body saved as a text file) reads the same", () => {
+    const lf = Buffer.from(
+      '--b0\nContent-Disposition: form-data; name="title"\n\nHi\n--b0\n' +
+        'Content-Disposition: form-data; name="empty"\n\n\n--b0\n' +
+        'Content-Disposition: form-data; name="text"\n\ntwo\nlines\n--b0--\n',
+    );
+    expect(parseWebhookBody(manifest("form"), lf, MP)).toEqual({ title: "Hi", empty: "", text: "two\nlines" });
+  });
+
   it("form with formField: the JSON part (Discord's payload_json) is the payload, from multipart or urlencoded", () => {
     const m = { contentType: "form", formField: "payload_json" } as Manifest;
     const json = field("payload_json", '{"content":"x"}', "\r\nContent-Type: application/json");
