@@ -54,8 +54,11 @@ export type ContentType = "json" | "form" | "form-json" | "xml" | "query" | "tex
 
 export interface SignatureSpec {
   header: string;
-  /** sha512: HCP Terraform signs with HMAC-SHA512. */
-  algorithm: "sha256" | "sha1" | "sha512";
+  /**
+   * sha512: HCP Terraform signs with HMAC-SHA512. "token": no digest, the header carries the shared
+   * secret itself (Honeycomb's X-Honeycomb-Webhook-Token), compared in constant time.
+   */
+  algorithm: "sha256" | "sha1" | "sha512" | "token";
   /** Text before the digest in the header, e.g. "sha256=". */
   prefix?: string;
   /** How the digest is written: lower-case hex (default) or base64 (Typeform). */
@@ -337,7 +340,7 @@ export const MANIFEST_SCHEMA = {
       required: ["header", "algorithm"],
       properties: {
         header: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
-        algorithm: { enum: ["sha256", "sha1", "sha512"] },
+        algorithm: { enum: ["sha256", "sha1", "sha512", "token"] },
         prefix: { type: "string" },
         encoding: { enum: ["hex", "base64"] },
         timestamp: {

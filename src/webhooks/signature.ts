@@ -1,11 +1,14 @@
-// Optional HMAC verification declared by a manifest: hex (or base64) digest of the raw body bytes, keyed
-// with the bot's stored secret, compared in constant time. The secret never leaves this module.
+// Optional verification declared by a manifest: hex (or base64) HMAC of the raw body bytes, keyed
+// with the bot's stored secret (or, for "token", the secret itself sent in a header), compared in
+// constant time. The secret never leaves this module.
 import crypto from "node:crypto";
 import { ApiError } from "../errors";
 import type { SignatureSpec, SignedTimestampSpec } from "./manifest";
 import { readPath } from "./paths";
 
 export function expectedSignature(spec: SignatureSpec, secret: string, body: Buffer): string {
+  // A shared-token scheme sends the secret itself, as set in the service, with nothing computed.
+  if (spec.algorithm === "token") return (spec.prefix ?? "") + secret;
   return (
     (spec.prefix ?? "") +
     crypto
@@ -22,12 +25,17 @@ export function verifySignature(spec: SignatureSpec, secret: string, body: Buffe
   const expected = Buffer.from(expectedSignature(spec, secret, body), "utf8");
   // Hex digests are compared case-insensitively; base64 is case-sensitive, so it is kept as sent.
   const trimmed = received.trim();
-  const given = Buffer.from(spec.encoding === "base64" ? trimmed : trimmed.toLowerCase(), "utf8");
+  const caseKept = spec.encoding === "base64" || spec.algorithm === "token";
+  const given = Buffer.from(caseKept ? trimmed : trimmed.toLowerCase(), "utf8");
   // timingSafeEqual needs equal lengths; compare against itself to keep the timing uniform.
   const same =
     given.length === expected.length
       ? crypto.timingSafeEqual(given, expected)
       : !crypto.timingSafeEqual(expected, expected);
+  if (!same && spec.algorithm === "token")
+    throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' token does not match the bot's webhook secret`, {
+      header: spec.header,
+    });
   if (!same)
     throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' signature does not match the request body`, {
       header: spec.header,
