@@ -1,9 +1,6 @@
 // /login/ (GET the form, POST email + password) and /logout/ (POST), server-rendered in the catalogue's
 // style. A failed sign-in counts against the API's auth-failure budgets (http/passwordThrottle.ts).
 // The form needs no script; cross-site posts are refused before they get here (http/crossSite.ts).
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { Router } from "@koa/router";
 import type { Context } from "koa";
 import type { AppDeps } from "../deps";
@@ -13,8 +10,9 @@ import { bodyParser } from "../http/bodyParser";
 import { throttledPasswordCheck } from "../http/passwordThrottle";
 import { findRealm } from "../services/realms/realms";
 import { checkPassword } from "../services/users/credentials";
+import { catalogueAssets, sendPrivatePage } from "./pageResponse";
 import { html } from "./html";
-import { BASE, layout, type Assets } from "./pages";
+import { layout, type Assets } from "./pages";
 import {
   checkCsrf,
   CSRF_FIELD,
@@ -25,32 +23,6 @@ import {
   signOut,
   type WebSession,
 } from "./session";
-
-// The same headers as the catalogue pages, and never cached: a page may carry a CSRF token.
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-function sendPage(ctx: Context, body: string, status = 200): void {
-  ctx.set("Content-Security-Policy", CSP);
-  ctx.set("X-Content-Type-Options", "nosniff");
-  // same-origin (not no-referrer): browsers without Sec-Fetch-Site then send a real Origin with the form.
-  ctx.set("Referrer-Policy", "same-origin");
-  ctx.set("X-Frame-Options", "DENY");
-  ctx.set("Cache-Control", "no-store");
-  ctx.status = status;
-  ctx.type = "text/html; charset=utf-8";
-  ctx.body = body;
-}
-
-/** The catalogue's stylesheet, script and icon, with the content hashes its router serves them under. */
-function catalogueAssets(): Assets {
-  const url = (name: string) => {
-    const body = fs.readFileSync(path.join(__dirname, "static", name));
-    return `${BASE}/static/${name}?v=${crypto.createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
-  };
-  return { css: url("catalogue.css"), js: url("catalogue.js"), icon: url("favicon.svg") };
-}
 
 interface LoginForm {
   email: string;
@@ -132,8 +104,8 @@ export function accountPagesRouter(deps: AppDeps): Router {
   router.get("/login/", ip, async (ctx) => {
     const next = safeNext(ctx.query.next);
     const session = await currentSession(ctx, deps);
-    if (session) return sendPage(ctx, signedInPage(ctx, assets, session, next));
-    sendPage(ctx, loginPage(assets, { email: "", next }));
+    if (session) return sendPrivatePage(ctx, signedInPage(ctx, assets, session, next));
+    sendPrivatePage(ctx, loginPage(assets, { email: "", next }));
   });
 
   router.post("/login/", ip, parseBody, async (ctx) => {
@@ -143,7 +115,7 @@ export function accountPagesRouter(deps: AppDeps): Router {
     const next = safeNext(raw.next);
     const realm = await findRealm(deps.db, hostSubdomain(ctx.host, deps.config.rootDomain) ?? "");
     if (!realm)
-      return sendPage(ctx, loginPage(assets, { email, next, error: "No organization at this address." }), 404);
+      return sendPrivatePage(ctx, loginPage(assets, { email, next, error: "No organization at this address." }), 404);
     try {
       const match = await throttledPasswordCheck(deps, ctx, email, () =>
         checkPassword(deps.db, realm, email, password),
@@ -153,7 +125,7 @@ export function accountPagesRouter(deps: AppDeps): Router {
       if (!(err instanceof ApiError)) throw err;
       const problem = signInProblem(err);
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
-      return sendPage(ctx, loginPage(assets, { email, next, error: problem.message }), problem.status);
+      return sendPrivatePage(ctx, loginPage(assets, { email, next, error: problem.message }), problem.status);
     }
     ctx.status = 303;
     ctx.redirect(next);

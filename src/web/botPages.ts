@@ -3,9 +3,6 @@
 // change is a form post carrying the session's CSRF token and goes through the same services as the
 // REST API's /bots (services/users/bots.ts), so the same rules and events apply. Keys are stored
 // hashed: a key is shown once, on the page that answers its creation or regeneration.
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { Router } from "@koa/router";
 import type { Context } from "koa";
 import type { AppDeps } from "../deps";
@@ -16,33 +13,10 @@ import { MAX_BOT_SHORT_NAME_LENGTH, MAX_FULL_NAME_LENGTH } from "../limits";
 import { addBot, creatableBotTypes, deactivateBot, listOwnBots, regenerateBotApiKey } from "../services/users/bots";
 import { isGuest } from "../services/users/users";
 import { botZuliprc, BOT_TYPE } from "../services/webhooks/ownerView";
+import { catalogueAssets, sendPrivatePage } from "./pageResponse";
 import { html, raw, type Html } from "./html";
 import { BASE, layout, type Assets } from "./pages";
 import { checkCsrf, CSRF_FIELD, loadSession, loginUrl, requireSignedIn, type WebSession } from "./session";
-
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/** Pages carry the session's token and may carry a key shown once: never cached, never framed. */
-function sendPage(ctx: Context, body: string, status = 200): void {
-  ctx.set("Content-Security-Policy", CSP);
-  ctx.set("X-Content-Type-Options", "nosniff");
-  ctx.set("Referrer-Policy", "same-origin");
-  ctx.set("X-Frame-Options", "DENY");
-  ctx.set("Cache-Control", "no-store");
-  ctx.status = status;
-  ctx.type = "text/html; charset=utf-8";
-  ctx.body = body;
-}
-
-function catalogueAssets(): Assets {
-  const url = (name: string) => {
-    const body = fs.readFileSync(path.join(__dirname, "static", name));
-    return `${BASE}/static/${name}?v=${crypto.createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
-  };
-  return { css: url("catalogue.css"), js: url("catalogue.js"), icon: url("favicon.svg") };
-}
 
 const TYPE_NAMES: Record<number, string> = {
   [BOT_TYPE.generic]: "Generic",
@@ -248,7 +222,7 @@ export function botPagesRouter(deps: AppDeps): Router {
       guest,
       ...extra,
     };
-    sendPage(ctx, botsPage(assets, session, view), status);
+    sendPrivatePage(ctx, botsPage(assets, session, view), status);
   }
 
   /** A form post: signed in (else to /login/), with the session's CSRF token (else refused, nothing done). */

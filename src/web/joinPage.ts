@@ -5,8 +5,6 @@
 // Origin / Sec-Fetch-Site must say same-origin, and a form token must match a cookie set with the
 // form (SameSite=Strict, so another site's post never carries it).
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { Router } from "@koa/router";
 import type { Context } from "koa";
 import type { AppDeps } from "../deps";
@@ -20,34 +18,13 @@ import {
   type UsableInvitation,
 } from "../services/invitations/accept";
 import { PASSWORD_MIN_LENGTH } from "../services/users/passwords";
+import { catalogueAssets, sendPrivatePage } from "./pageResponse";
 import { html } from "./html";
-import { BASE, layout, type Assets } from "./pages";
+import { layout, type Assets } from "./pages";
 import { signIn } from "./session";
 
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 export const JOIN_FORM_COOKIE = "switchboard_join";
 export const JOIN_FORM_FIELD = "form_token";
-
-function sendPage(ctx: Context, body: string, status = 200): void {
-  ctx.set("Content-Security-Policy", CSP);
-  ctx.set("X-Content-Type-Options", "nosniff");
-  ctx.set("Referrer-Policy", "no-referrer");
-  ctx.set("X-Frame-Options", "DENY");
-  ctx.set("Cache-Control", "no-store");
-  ctx.status = status;
-  ctx.type = "text/html; charset=utf-8";
-  ctx.body = body;
-}
-
-function catalogueAssets(): Assets {
-  const url = (name: string) => {
-    const body = fs.readFileSync(path.join(__dirname, "static", name));
-    return `${BASE}/static/${name}?v=${crypto.createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
-  };
-  return { css: url("catalogue.css"), js: url("catalogue.js"), icon: url("favicon.svg") };
-}
 
 interface JoinForm {
   fullName: string;
@@ -155,10 +132,13 @@ export function joinPageRouter(deps: AppDeps): Router {
   router.get("/join/:key/", ip, async (ctx) => {
     try {
       const found = await usableInvitation(deps.db, ctx.params.key, subdomain(ctx));
-      sendPage(ctx, joinPage(assets, found, ctx.params.key, { fullName: "", email: "", token: newFormToken(ctx) }));
+      sendPrivatePage(
+        ctx,
+        joinPage(assets, found, ctx.params.key, { fullName: "", email: "", token: newFormToken(ctx) }),
+      );
     } catch (err) {
       if (!(err instanceof InvitationUnusable)) throw err;
-      sendPage(ctx, unusablePage(assets, err.message), err.status);
+      sendPrivatePage(ctx, unusablePage(assets, err.message), err.status);
     }
   });
 
@@ -171,10 +151,10 @@ export function joinPageRouter(deps: AppDeps): Router {
       found = await usableInvitation(deps.db, key, subdomain(ctx));
     } catch (err) {
       if (!(err instanceof InvitationUnusable)) throw err;
-      return sendPage(ctx, unusablePage(assets, err.message), err.status);
+      return sendPrivatePage(ctx, unusablePage(assets, err.message), err.status);
     }
     const refuse = (error: string, status: number) =>
-      sendPage(ctx, joinPage(assets, found, key, { ...form, token: newFormToken(ctx), error }), status);
+      sendPrivatePage(ctx, joinPage(assets, found, key, { ...form, token: newFormToken(ctx), error }), status);
     const reason = crossSite(ctx, deps.config.externalUrl);
     if (reason) return refuse(`This form was not sent from this page (${reason}). Please try again.`, 403);
     if (!tokensMatch(text(raw[JOIN_FORM_FIELD]), ctx.cookies.get(JOIN_FORM_COOKIE) ?? ""))
@@ -190,7 +170,7 @@ export function joinPageRouter(deps: AppDeps): Router {
       await deps.bus.publish(joined.notifications);
       await signIn(ctx, deps, joined.user, joined.realm);
     } catch (err) {
-      if (err instanceof InvitationUnusable) return sendPage(ctx, unusablePage(assets, err.message), err.status);
+      if (err instanceof InvitationUnusable) return sendPrivatePage(ctx, unusablePage(assets, err.message), err.status);
       if (err instanceof ApiError && err.status < 500) return refuse(err.message, err.status);
       throw err;
     }

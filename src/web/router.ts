@@ -21,20 +21,8 @@ import {
   signedInDeliveriesPage,
   type Assets,
 } from "./pages";
+import { PAGE_CSP } from "./pageResponse";
 import { checkCsrf, CSRF_FIELD, loadSession, loginUrl, type WebSession } from "./session";
-
-// Only this server's own files: no inline script or style, no framing, no foreign connections.
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 const STATIC_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
@@ -61,7 +49,7 @@ function loadStatic(): Map<string, StaticFile> {
 }
 
 function pageHeaders(ctx: Context): void {
-  ctx.set("Content-Security-Policy", CSP);
+  ctx.set("Content-Security-Policy", PAGE_CSP);
   ctx.set("X-Content-Type-Options", "nosniff");
   ctx.set("Referrer-Policy", "no-referrer");
   ctx.set("X-Frame-Options", "DENY");
