@@ -130,6 +130,47 @@ describe("API lookups (ClickUp)", () => {
   });
 });
 
+describe("API lookups (Notion): Bearer token and API version header", () => {
+  const NOTION = path.join(__dirname, "..", "..", "integrations", "notion");
+  const json = (...parts: string[]) => JSON.parse(fs.readFileSync(path.join(NOTION, ...parts), "utf8"));
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({}, { integrations: ["notion"] });
+  });
+  afterAll(() => server.close());
+  afterEach(() => nock.cleanAll());
+
+  it("renders the page's title, link and properties and the author's name", async () => {
+    const headers = { authorization: "Bearer ntn_lantern", "notion-version": "2022-06-28" };
+    const page = nock("https://api.notion.com", { reqheaders: headers })
+      .get("/v1/pages/a41f0c2e-7b3d-4c8e-9f10-2b3c4d5e6f70")
+      .reply(200, json("api_responses", "page.json"));
+    const user = nock("https://api.notion.com", { reqheaders: headers })
+      .get("/v1/users/b7c8d9e0-3333-4444-8555-c66677788899")
+      .reply(200, json("api_responses", "user.json"));
+    // The page is not a database: that lookup answers 404 and is left out.
+    nock("https://api.notion.com").get("/v1/databases/a41f0c2e-7b3d-4c8e-9f10-2b3c4d5e6f70").reply(404, {});
+    const before = await latestMessageId(server);
+    const res = await postWebhook(server, "notion", {
+      body: fs.readFileSync(path.join(NOTION, "fixtures", "page.properties_updated.json")),
+      query: { stream: "general", notion_token: "ntn_lantern" },
+    });
+    expect(res.status).toBe(200);
+    expect(page.isDone() && user.isDone()).toBe(true);
+    const stored = await messagesSince(server, before, server.users.bot.id);
+    expect(stored.map((m) => [m.topic, m.content])).toEqual([
+      [
+        "Autumn catalogue",
+        ":pencil: Page [Autumn catalogue](https://www.notion.so/Autumn-catalogue-a41f0c2e7b3d4c8e9f102b3c4d5e6f70) " +
+          "was **updated (properties)** by Rafael Quintero.\n" +
+          "* **Stage:** Proofreading\n* **Imprint:** Lantern Kids\n* **Print date:** 2027-02-15\n* **Pages:** 212\n" +
+          "* **Editors:** Odile Marchetti\n* **Properties changed:** 2 properties\n* **Workspace:** Lantern Press\n" +
+          "* **When:** <time:2026-11-20T14:05:09.120Z>",
+      ],
+    ]);
+  });
+});
+
 describe("fillPath", () => {
   it("fills each placeholder from the payload, URL-encoded, and gives nothing when one is missing", () => {
     expect(fillPath("/v1/pages/{entity.id}", { entity: { id: "a b/c" } })).toBe("/v1/pages/a%20b%2Fc");
