@@ -38,7 +38,7 @@ function cardOf(a: Obj): Card {
   return {
     title: nonEmptyText(a.title),
     description: nonEmptyText(a.description),
-    body: body ? safeMarkdown(body) : undefined,
+    body: safeMarkdown(body) || undefined,
     view: httpUrl(views.widget?.src) ?? httpUrl(views.image?.original?.src) ?? httpUrl(a.url),
     buttons,
   };
