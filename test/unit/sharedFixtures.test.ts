@@ -32,6 +32,8 @@ function bodyFor(entry: IndexEntry, file: Buffer): Buffer {
 const REFUSED: Record<string, string> = {
   "slack_incoming/null_text.json": "INVALID_PAYLOAD",
   "slack_incoming/attachment_pieces_all_null.json": "INVALID_PAYLOAD",
+  // The reference itself answers 400 for a Freshstatus delivery with neither title nor event type.
+  "freshstatus/freshstatus_invalid_payload_with_missing_data.json": "INVALID_PAYLOAD",
 };
 
 const covered = fs.existsSync(SHARED)
