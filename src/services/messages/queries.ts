@@ -129,13 +129,17 @@ export interface GetMessagesInput {
   applyMarkdown: boolean;
 }
 
-export async function getMessages(
+type WindowInput = Pick<GetMessagesInput, "anchor" | "numBefore" | "numAfter" | "includeAnchor">;
+
+/** The rows of a narrow around an anchor (oldest first), as GET /messages and the flags-by-narrow
+ * route both read them, with the anchor resolved and whether either end was reached. */
+async function readAroundAnchor(
   q: Queryable,
   realm: RealmRow,
   user: UserRow,
-  input: GetMessagesInput,
-): Promise<Record<string, unknown>> {
-  const filter = await narrowToFilter(q, realm, user, parseNarrow(input.narrow));
+  filter: Awaited<ReturnType<typeof narrowToFilter>>,
+  input: WindowInput,
+) {
   let anchor: number;
   // "newest" reads backwards from past any possible id: no need to look up the latest id first.
   if (input.anchor === "newest") anchor = LARGER_THAN_MAX_MESSAGE_ID;
@@ -161,7 +165,23 @@ export async function getMessages(
   // The newer side was read with room for the anchor; when the anchor is no message of the narrow,
   // that extra row is one more than num_after asked for.
   const after = window.after.length > newerWanted ? window.after.slice(0, newerWanted) : window.after;
-  const rows = [...window.before, ...after];
+  return {
+    anchor,
+    rows: [...window.before, ...after],
+    foundAnchor,
+    foundOldest: window.before.length < input.numBefore || anchor === 0,
+    foundNewest: after.length < newerWanted || newest,
+  };
+}
+
+export async function getMessages(
+  q: Queryable,
+  realm: RealmRow,
+  user: UserRow,
+  input: GetMessagesInput,
+): Promise<Record<string, unknown>> {
+  const filter = await narrowToFilter(q, realm, user, parseNarrow(input.narrow));
+  const { anchor, rows, foundAnchor, foundOldest, foundNewest } = await readAroundAnchor(q, realm, user, filter, input);
   const messages = await formatMessages(q, realm, rows, { applyMarkdown: input.applyMarkdown });
   if (filter.search) {
     rows.forEach((row, i) => {
@@ -172,8 +192,8 @@ export async function getMessages(
   return {
     anchor: typeof input.anchor === "number" ? input.anchor : anchor,
     found_anchor: foundAnchor,
-    found_oldest: window.before.length < input.numBefore || anchor === 0,
-    found_newest: after.length < newerWanted || newest,
+    found_oldest: foundOldest,
+    found_newest: foundNewest,
     history_limited: false,
     messages,
   };
@@ -190,31 +210,8 @@ export async function ownMessageIdsInRange(
   input: Omit<GetMessagesInput, "applyMarkdown">,
 ): Promise<{ ids: number[]; foundOldest: boolean; foundNewest: boolean }> {
   const filter = { ...(await narrowToFilter(q, realm, user, parseNarrow(input.narrow))), historical: false };
-  let anchor: number;
-  if (input.anchor === "newest") anchor = LARGER_THAN_MAX_MESSAGE_ID;
-  else if (input.anchor === "oldest") anchor = 0;
-  else if (input.anchor === "first_unread")
-    anchor = (await firstUnreadId(q, realm.id, user.id, filter)) ?? LARGER_THAN_MAX_MESSAGE_ID;
-  else anchor = input.anchor;
-  const newest = anchor === LARGER_THAN_MAX_MESSAGE_ID;
-  const window = await fetchMessageWindow(
-    q,
-    realm.id,
-    user.id,
-    filter,
-    newest ? Infinity : anchor,
-    input.numBefore,
-    newest ? 0 : input.numAfter,
-    newest ? false : input.includeAnchor,
-  );
-  const foundAnchor = input.includeAnchor && window.after.length > 0 && Number(window.after[0].id) === anchor;
-  const newerWanted = input.numAfter + (foundAnchor ? 1 : 0);
-  const after = window.after.length > newerWanted ? window.after.slice(0, newerWanted) : window.after;
-  return {
-    ids: [...window.before, ...after].map((row) => Number(row.id)),
-    foundOldest: window.before.length < input.numBefore || anchor === 0,
-    foundNewest: after.length < newerWanted || newest,
-  };
+  const { rows, foundOldest, foundNewest } = await readAroundAnchor(q, realm, user, filter, input);
+  return { ids: rows.map((row) => Number(row.id)), foundOldest, foundNewest };
 }
 
 export async function getSingleMessage(
