@@ -32,8 +32,13 @@ function bodyFor(entry: IndexEntry, file: Buffer): Buffer {
 const REFUSED: Record<string, string> = {
   "slack_incoming/null_text.json": "INVALID_PAYLOAD",
   "slack_incoming/attachment_pieces_all_null.json": "INVALID_PAYLOAD",
+  // Not a Confluence event at all (no webhookEvent): the reference answers 400 too.
+  "confluence_cloud/example_anomalous_payload.json": "INVALID_PAYLOAD",
   // The reference itself answers 400 for a Freshstatus delivery with neither title nor event type.
   "freshstatus/freshstatus_invalid_payload_with_missing_data.json": "INVALID_PAYLOAD",
+  // AppOptics: a body with neither `violations` nor `clear`, and truncated JSON: the reference answers 400 for both.
+  "appoptics/bad_msg_type.json": "INVALID_PAYLOAD",
+  "appoptics/bad_request.json": "INVALID_PAYLOAD",
 };
 
 const covered = fs.existsSync(SHARED)
