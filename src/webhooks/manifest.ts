@@ -65,6 +65,21 @@ export interface SignatureSpec {
   encoding?: "hex" | "base64";
   /** A delivery time inside the signed body: a signed delivery outside the tolerance is refused (a replay). */
   timestamp?: SignedTimestampSpec;
+  /** The header is `key=value` parts holding a signed time and the digest (Paddle's `ts=…;h1=…`). */
+  headerParts?: SignatureHeaderParts;
+}
+
+export interface SignatureHeaderParts {
+  /** Between the parts (`;`). */
+  separator: string;
+  /** The part holding the signing time in Unix seconds (`ts`). */
+  timestamp: string;
+  /** The part holding the digest (`h1`); it may appear several times while a secret is rotated. */
+  signature: string;
+  /** The HMAC covers `<timestamp><join><raw body>` (`:`). */
+  join: string;
+  /** A signed time further than this from now is refused as a replay (the service's documented tolerance). */
+  toleranceSeconds: number;
 }
 
 export interface SignedTimestampSpec {
@@ -343,6 +358,18 @@ export const MANIFEST_SCHEMA = {
         algorithm: { enum: ["sha256", "sha1", "sha512", "token"] },
         prefix: { type: "string" },
         encoding: { enum: ["hex", "base64"] },
+        headerParts: {
+          type: "object",
+          additionalProperties: false,
+          required: ["separator", "timestamp", "signature", "join", "toleranceSeconds"],
+          properties: {
+            separator: nonEmpty,
+            timestamp: nonEmpty,
+            signature: nonEmpty,
+            join: { type: "string" },
+            toleranceSeconds: { type: "integer", minimum: 1, maximum: 86400 },
+          },
+        },
         timestamp: {
           type: "object",
           additionalProperties: false,

@@ -157,6 +157,7 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
       request.secret,
       request.body,
       request.headers[manifest.signature.header.toLowerCase()],
+      request.receivedAt ?? Date.now(),
     );
   }
   const parsed = parseWebhookBody(

@@ -3,7 +3,7 @@
 // constant time. The secret never leaves this module.
 import crypto from "node:crypto";
 import { ApiError } from "../errors";
-import type { SignatureSpec, SignedTimestampSpec } from "./manifest";
+import type { SignatureHeaderParts, SignatureSpec, SignedTimestampSpec } from "./manifest";
 import { readPath } from "./paths";
 
 export function expectedSignature(spec: SignatureSpec, secret: string, body: Buffer): string {
@@ -18,9 +18,19 @@ export function expectedSignature(spec: SignatureSpec, secret: string, body: Buf
   );
 }
 
-export function verifySignature(spec: SignatureSpec, secret: string, body: Buffer, received: string | undefined): void {
+export function verifySignature(
+  spec: SignatureSpec,
+  secret: string,
+  body: Buffer,
+  received: string | undefined,
+  receivedAtMs = Date.now(),
+): void {
   if (received === undefined || received.trim() === "") {
     throw new ApiError("INVALID_SIGNATURE", `Missing the signature header '${spec.header}'`, { header: spec.header });
+  }
+  if (spec.headerParts && spec.algorithm !== "token") {
+    verifyHeaderParts(spec, spec.algorithm, spec.headerParts, secret, body, received, receivedAtMs);
+    return;
   }
   const expected = Buffer.from(expectedSignature(spec, secret, body), "utf8");
   // Hex digests are compared case-insensitively; base64 is case-sensitive, so it is kept as sent.
@@ -40,6 +50,64 @@ export function verifySignature(spec: SignatureSpec, secret: string, body: Buffe
     throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' signature does not match the request body`, {
       header: spec.header,
     });
+}
+
+const sameText = (given: string, expected: Buffer): boolean => {
+  const bytes = Buffer.from(given, "utf8");
+  // timingSafeEqual needs equal lengths; compare against itself to keep the timing uniform.
+  return bytes.length === expected.length
+    ? crypto.timingSafeEqual(bytes, expected)
+    : !crypto.timingSafeEqual(expected, expected);
+};
+
+/**
+ * A header of `key=value` parts (Paddle: `ts=1767225600;h1=<hex>`): the HMAC covers the signed time,
+ * the join text and the raw body; any of the signature parts may match (several during a secret
+ * rotation), and a signed time outside the service's tolerance is a replay.
+ */
+function verifyHeaderParts(
+  spec: SignatureSpec,
+  algorithm: "sha256" | "sha1" | "sha512",
+  parts: SignatureHeaderParts,
+  secret: string,
+  body: Buffer,
+  received: string,
+  receivedAtMs: number,
+): void {
+  const pairs = received.split(parts.separator).map((part) => {
+    const at = part.indexOf("=");
+    return at < 0 ? ["", ""] : [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+  });
+  const signedAt = pairs.find(([key]) => key === parts.timestamp)?.[1] ?? "";
+  const given = pairs.filter(([key]) => key === parts.signature).map(([, value]) => value);
+  if (!/^\d{1,12}$/.test(signedAt) || given.length === 0) {
+    throw new ApiError(
+      "INVALID_SIGNATURE",
+      `The '${spec.header}' header must hold ${parts.timestamp}=<unix seconds> and ${parts.signature}=<digest>`,
+      { header: spec.header },
+    );
+  }
+  const digest = crypto
+    .createHmac(algorithm, secret)
+    .update(signedAt + parts.join)
+    .update(body)
+    .digest(spec.encoding ?? "hex");
+  const expected = Buffer.from(digest, "utf8");
+  const caseKept = spec.encoding === "base64";
+  if (!given.some((value) => sameText(caseKept ? value : value.toLowerCase(), expected))) {
+    throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' signature does not match the request body`, {
+      header: spec.header,
+    });
+  }
+  const offsetSeconds = Math.round((receivedAtMs - Number(signedAt) * 1000) / 1000);
+  if (Math.abs(offsetSeconds) <= parts.toleranceSeconds) return;
+  const when = offsetSeconds > 0 ? `${offsetSeconds} seconds old` : `dated ${-offsetSeconds} seconds ahead`;
+  throw new ApiError(
+    "STALE_SIGNATURE",
+    `The signed delivery is ${when} ('${parts.timestamp}' in '${spec.header}'): signed deliveries are accepted ` +
+      `within ${parts.toleranceSeconds} seconds of being signed, to refuse replays`,
+    { field: parts.timestamp, limit: parts.toleranceSeconds },
+  );
 }
 
 /**

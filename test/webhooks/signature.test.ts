@@ -126,3 +126,43 @@ describe("verifySignedTimestamp", () => {
     expect(check(MS, { webhookTimestamp: null })).toBe(missing);
   });
 });
+
+describe("verifySignature with header parts (Paddle's ts=…;h1=…)", () => {
+  const PARTS: SignatureSpec = {
+    header: "Paddle-Signature",
+    algorithm: "sha256",
+    headerParts: { separator: ";", timestamp: "ts", signature: "h1", join: ":", toleranceSeconds: 5 },
+  };
+  const SIGNED_AT = 1767225600;
+  const digest = (ts: number | string, secret = SECRET) =>
+    crypto.createHmac("sha256", secret).update(`${ts}:`).update(BODY).digest("hex");
+  const check = (received: string | undefined, nowSeconds = SIGNED_AT + 2) => {
+    const err = apiErrorOf(() => verifySignature(PARTS, SECRET, BODY, received, nowSeconds * 1000));
+    return err ? `${err.status} ${err.code}: ${err.message}` : "accepted";
+  };
+
+  it("accepts the HMAC of '<ts>:<body>', also among several h1 parts (secret rotation)", () => {
+    expect(check(`ts=${SIGNED_AT};h1=${digest(SIGNED_AT)}`)).toBe("accepted");
+    expect(check(`ts=${SIGNED_AT};h1=${digest(SIGNED_AT, "old")};h1=${digest(SIGNED_AT).toUpperCase()}`)).toBe(
+      "accepted",
+    );
+  });
+
+  it("refuses another secret, a changed time, and a header without both parts", () => {
+    const mismatch = "401 INVALID_SIGNATURE: The 'Paddle-Signature' signature does not match the request body";
+    expect(check(`ts=${SIGNED_AT};h1=${digest(SIGNED_AT, "other")}`)).toBe(mismatch);
+    expect(check(`ts=${SIGNED_AT + 1};h1=${digest(SIGNED_AT)}`)).toBe(mismatch);
+    const malformed =
+      "401 INVALID_SIGNATURE: The 'Paddle-Signature' header must hold ts=<unix seconds> and h1=<digest>";
+    expect(check(`h1=${digest(SIGNED_AT)}`)).toBe(malformed);
+    expect(check(`ts=${SIGNED_AT}`)).toBe(malformed);
+    expect(check(digest(SIGNED_AT))).toBe(malformed);
+  });
+
+  it("refuses a correctly signed delivery outside the tolerance as a replay", () => {
+    const header = `ts=${SIGNED_AT};h1=${digest(SIGNED_AT)}`;
+    expect(check(header, SIGNED_AT + 5)).toBe("accepted");
+    expect(check(header, SIGNED_AT + 6)).toMatch(/^401 STALE_SIGNATURE: The signed delivery is 6 seconds old/);
+    expect(check(header, SIGNED_AT - 60)).toMatch(/dated 60 seconds ahead/);
+  });
+});
