@@ -1,11 +1,13 @@
 // Honeycomb sends the webhook's shared secret itself in X-Honeycomb-Webhook-Token ("algorithm":
 // "token"): a bot with a secret accepts exactly that token and refuses another, a case change and
-// a delivery without the header, without ever echoing the secret.
+// a delivery without the header, without ever echoing the secret (the pipeline, then the real app).
 import fs from "node:fs";
 import path from "node:path";
 import { loadIntegrationFolder } from "../../src/webhooks/loader";
 import { runPipeline } from "../../src/webhooks/pipeline";
 import { refusalOf } from "../support/apiErrors";
+import { startTestServer, type TestServer } from "../support/harness";
+import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 
 const PLUGIN_DIR = path.join(__dirname, "..", "..", "integrations", "honeycomb");
 const plugin = loadIntegrationFolder(PLUGIN_DIR);
@@ -46,5 +48,38 @@ describe("X-Honeycomb-Webhook-Token", () => {
   it("needs no token when the bot has no secret", () => {
     const outcome = runPipeline(plugin, { headers: { "content-type": "application/json" }, query: {}, body });
     expect(outcome.kind).toBe("messages");
+  });
+});
+
+describe("honeycomb over HTTP with a webhook secret", () => {
+  let server: TestServer;
+  const send = (headers: Record<string, string> = {}) =>
+    postWebhook(server, "honeycomb", { body, query: { stream: "general" }, headers });
+
+  beforeAll(async () => {
+    server = await startTestServer({}, { integrations: ["honeycomb"] });
+    const res = await server
+      .as(server.users.owner)
+      .patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret: SECRET });
+    expect(res.body.has_webhook_secret).toBe(true);
+  });
+  afterAll(() => server.close());
+
+  it("stores a delivery carrying the secret as its token", async () => {
+    const before = await latestMessageId(server);
+    const res = await send({ "X-Honeycomb-Webhook-Token": SECRET });
+    expect([res.status, res.body]).toEqual([200, { result: "success", msg: "" }]);
+    const stored = await messagesSince(server, before, server.users.bot.id);
+    expect(stored.map((m) => m.topic)).toEqual(["Checkout p99 latency"]);
+  });
+
+  it("refuses another token or none with 401, storing nothing and not echoing the secret", async () => {
+    const before = await latestMessageId(server);
+    const wrong = await send({ "X-Honeycomb-Webhook-Token": "not-the-secret" });
+    expect([wrong.status, wrong.body.code]).toEqual([401, "INVALID_SIGNATURE"]);
+    expect(JSON.stringify(wrong.body)).not.toContain(SECRET);
+    const missing = await send();
+    expect([missing.status, missing.body.code]).toEqual([401, "INVALID_SIGNATURE"]);
+    expect(await messagesSince(server, before)).toEqual([]);
   });
 });
