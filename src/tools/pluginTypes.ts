@@ -45,10 +45,13 @@ export function pluginFolders(integrationsDir: string): string[] {
     .sort();
 }
 
-/** Writes every stale schema.d.ts; with --check writes nothing and exits 1 naming the stale ones. */
+/** Writes every stale schema.d.ts; with --check writes nothing and exits 1 naming the stale ones.
+ * `--dir DIR` reads another plugins folder than the repository's integrations/ (the tool's own test). */
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
-  const integrationsDir = path.join(__dirname, "..", "..", "integrations");
+  const dirFlag = process.argv.indexOf("--dir");
+  const integrationsDir =
+    dirFlag >= 0 ? path.resolve(process.argv[dirFlag + 1]) : path.join(__dirname, "..", "..", "integrations");
   const stale: string[] = [];
   for (const dir of pluginFolders(integrationsDir)) {
     const file = path.join(dir, PLUGIN_TYPES_FILE);

@@ -26,15 +26,22 @@ describe("generated payload types (schema.d.ts)", () => {
   });
 
   it("--check names a plugin whose schema.json changed since and exits 1", () => {
-    const file = path.join(ROOT, "integrations", "helloworld", "schema.d.ts");
-    const before = fs.readFileSync(file, "utf8");
+    // On a copy of helloworld (inside the repository, so the generator finds its Prettier settings):
+    // the real folder is never edited, so concurrent runs and tools do not see a stale file.
+    const copy = fs.mkdtempSync(path.join(ROOT, "test-output", "plugin-types-"));
     try {
-      fs.writeFileSync(file, before.replace("featured_title: string;", "featured_title: number;"));
-      const result = run("--check");
+      fs.cpSync(path.join(ROOT, "integrations", "helloworld"), path.join(copy, "helloworld"), { recursive: true });
+      expect(run("--check", "--dir", copy).status).toBe(0);
+      const file = path.join(copy, "helloworld", "schema.d.ts");
+      fs.writeFileSync(
+        file,
+        fs.readFileSync(file, "utf8").replace("featured_title: string;", "featured_title: number;"),
+      );
+      const result = run("--check", "--dir", copy);
       expect(result.status).toBe(1);
       expect(result.stderr).toBe("schema.d.ts out of date for: helloworld (run npm run plugin-types)\n");
     } finally {
-      fs.writeFileSync(file, before);
+      fs.rmSync(copy, { recursive: true, force: true });
     }
   });
 });
