@@ -6,14 +6,14 @@ import type { Payload } from "./schema";
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-interface Out {
+type Out = {
   snsTopic?: string;
   alarm?: Json;
   alarmMetrics?: string[];
   alarmDimensions?: string;
   alarmUrl?: string;
   messageJson?: string;
-}
+};
 
 function parseMessage(text: string | undefined): unknown {
   const trimmed = text?.trim() ?? "";
