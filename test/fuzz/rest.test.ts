@@ -437,6 +437,11 @@ const AREAS = [
   "mark_all_as_read",
   "mark_stream_as_read",
   "mark_topic_as_read",
+  "bot_storage",
+  "fetch_api_key",
+  "settings",
+  "user_groups",
+  "user_topics",
 ];
 
 describe.each(AREAS)("every %s route", (area) => {
