@@ -30,8 +30,8 @@ describe("GET /integrations", () => {
       categories: ["monitoring"],
       events: ["firing", "resolved"],
       url_options: [
-        { key: "name", description: expect.any(String), default: "instance" },
-        { key: "desc", description: expect.any(String), default: "alertname" },
+        { key: "name", description: expect.any(String), default: "alertname" },
+        { key: "desc", description: expect.any(String) },
       ],
     });
   });

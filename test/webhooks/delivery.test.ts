@@ -99,7 +99,7 @@ describe("webhook delivery", () => {
   });
 
   it("looks the channel up once per delivery, however many messages it posts", async () => {
-    // Alertmanager posts one message per alert name: three here, all to the same channel.
+    // Alertmanager posts one message per topic: three instances here, all to the same channel.
     const alerts = ["db-1", "db-2", "db-3"].map((instance) => ({
       status: "firing",
       labels: { alertname: "Disk full", instance },
@@ -114,7 +114,8 @@ describe("webhook delivery", () => {
     try {
       const res = await postWebhook(server, "alertmanager", {
         body: JSON.stringify({ status: "firing", alerts }),
-        query: { stream: "general" },
+        // One topic per instance (name=instance), so three messages.
+        query: { stream: "general", name: "instance" },
       });
       expect(res.status).toBe(200);
     } finally {
