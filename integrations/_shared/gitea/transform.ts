@@ -2,7 +2,12 @@
 // commits Gitea left out of the payload (it lists at most a few and reports `total_commits`), the
 // "Commits by A (3) and B (1)." summary, and the `branches` filter for create/delete (their `ref`
 // is a bare name, and tags must never be filtered). Pure: no I/O, no clock.
-import { giteaCommittersSummary, gitPushKind, isBranchFilteredOut, parsePatternList } from "../../../src/webhooks/plugin";
+import {
+  giteaCommittersSummary,
+  gitPushKind,
+  isBranchFilteredOut,
+  parsePatternList,
+} from "../../../src/webhooks/plugin";
 import type { TransformContext } from "../../../src/webhooks/plugin";
 
 /** The commit list shows at most this many rows, as every git integration does. */
