@@ -205,23 +205,24 @@ export function fixtureRequest(
   return { headers, query: { ...query, ...c.query }, body: c.body };
 }
 
+/** The manifest event key a fixture case exercises; undefined for a case about a missing header or
+ * event field. A bare-array body is read into its field first, as the pipeline does. */
+export function caseEventKey(integration: Integration, c: FixtureCase): string | undefined {
+  const { wrapArray } = integration.manifest;
+  const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const payload = Array.isArray(c.payload) && wrapArray ? { [wrapArray]: c.payload } : c.payload;
+  try {
+    return findEvent(
+      integration,
+      resolveEvent(integration.manifest.eventSource, headers, payload, integration.manifest.displayName),
+    )?.key;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Manifest event keys that no fixture case exercises (cases that test a missing header or field are skipped). */
 export function unexercisedEvents(integration: Integration, cases: FixtureCase[]): string[] {
-  const seen = new Set<string>();
-  const { wrapArray } = integration.manifest;
-  for (const c of cases) {
-    const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
-    // A bare-array body is read into its field first, as the pipeline does, so a field event source sees it.
-    const payload = Array.isArray(c.payload) && wrapArray ? { [wrapArray]: c.payload } : c.payload;
-    try {
-      const event = findEvent(
-        integration,
-        resolveEvent(integration.manifest.eventSource, headers, payload, integration.manifest.displayName),
-      );
-      if (event) seen.add(event.key);
-    } catch {
-      /* a case about a missing header or event field */
-    }
-  }
+  const seen = new Set(cases.map((c) => caseEventKey(integration, c)));
   return [...integration.events.keys()].filter((key) => !seen.has(key));
 }

@@ -8,8 +8,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import fc from "fast-check";
-import { encodeBody, loadFixtureCases, type FixtureCase } from "../../src/webhooks/fixtures";
-import { findEvent, resolveEvent } from "../../src/webhooks/events";
+import { caseEventKey, encodeBody, loadFixtureCases, type FixtureCase } from "../../src/webhooks/fixtures";
 import { loadIntegrations } from "../../src/webhooks/loader";
 import type { Integration } from "../../src/webhooks/registry";
 import { startTestServer, type TestServer } from "../support/harness";
@@ -31,26 +30,11 @@ afterAll(async () => {
 });
 
 /** The event a case exercises, if it resolves to one. */
-function eventOf(integration: Integration, c: FixtureCase): string | undefined {
-  const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  try {
-    const resolved = resolveEvent(
-      integration.manifest.eventSource,
-      headers,
-      c.payload,
-      integration.manifest.displayName,
-    );
-    return findEvent(integration, resolved)?.key;
-  } catch {
-    return undefined; // a case about a missing header or event field
-  }
-}
-
 /** One case per event: one that the plugin renders, when there is one (it reaches furthest). */
 function casePerEvent(integration: Integration): [string, FixtureCase][] {
   const chosen = new Map<string, FixtureCase>();
   for (const c of loadFixtureCases(integration)) {
-    const event = eventOf(integration, c);
+    const event = caseEventKey(integration, c);
     if (event === undefined) continue;
     const renders = c.expected !== undefined && !c.expected.error && !c.expected.ignored;
     const current = chosen.get(event);
