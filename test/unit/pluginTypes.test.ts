@@ -28,6 +28,7 @@ describe("generated payload types (schema.d.ts)", () => {
   it("--check names a plugin whose schema.json changed since and exits 1", () => {
     // On a copy of helloworld (inside the repository, so the generator finds its Prettier settings):
     // the real folder is never edited, so concurrent runs and tools do not see a stale file.
+    fs.mkdirSync(path.join(ROOT, "test-output"), { recursive: true }); // absent in a clean clone
     const copy = fs.mkdtempSync(path.join(ROOT, "test-output", "plugin-types-"));
     try {
       fs.cpSync(path.join(ROOT, "integrations", "helloworld"), path.join(copy, "helloworld"), { recursive: true });
