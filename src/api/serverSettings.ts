@@ -1,7 +1,12 @@
 // GET /server_settings: no authentication (a wrong key is simply not looked at).
 import { ok } from "../http/envelope";
 import { hostSubdomain } from "../http/auth";
-import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../services/realms/serverInfo";
+import {
+  AUTHENTICATION_METHODS,
+  ZULIP_FEATURE_LEVEL,
+  ZULIP_MERGE_BASE,
+  ZULIP_VERSION,
+} from "../services/realms/serverInfo";
 import { publicRealmInfo } from "../services/realms/realms";
 import type { RouteKit } from "./routeKit";
 
@@ -11,20 +16,7 @@ export function serverSettingsRoutes({ router, deps, open }: RouteKit): void {
     const subdomain = hostSubdomain(ctx.host, deps.config.rootDomain) ?? "";
     const realmInfo = await publicRealmInfo(deps.db, subdomain, deps.config.externalUrl);
     ok(ctx, {
-      authentication_methods: {
-        password: true, // POST /fetch_api_key and /login/ (docs/accounts.md)
-        dev: false,
-        email: true,
-        ldap: false,
-        remoteuser: false,
-        github: false,
-        azuread: false,
-        gitlab: false,
-        apple: false,
-        google: false,
-        saml: false,
-        "openid connect": false,
-      },
+      authentication_methods: AUTHENTICATION_METHODS,
       external_authentication_methods: [],
       zulip_feature_level: ZULIP_FEATURE_LEVEL,
       zulip_version: ZULIP_VERSION,

@@ -2,6 +2,7 @@
 // reference documents that this server has no setting for. Each value says what this server does
 // (no email sending, no video calls, no logo, presence on), in the reference's encoding, so a client
 // that reads it behaves as the server does. Settings this server stores come from their own modules.
+import { AUTHENTICATION_METHODS } from "../realms/serverInfo";
 import type { Queryable } from "../../db/knex";
 import { systemGroupIds } from "../../db/groups";
 import type { RealmRow } from "../../db/rows";
@@ -42,21 +43,6 @@ const STORED_GROUP_SETTINGS = REALM_GROUP_SETTINGS.filter(
       "can_delete_own_message_group",
     ].includes(name),
 );
-
-const AUTHENTICATION_METHODS = {
-  password: true,
-  dev: false,
-  email: true,
-  ldap: false,
-  remoteuser: false,
-  github: false,
-  azuread: false,
-  gitlab: false,
-  apple: false,
-  google: false,
-  saml: false,
-  "openid connect": false,
-};
 
 export interface ServerFacts {
   maxUploadBytes: number;

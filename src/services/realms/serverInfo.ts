@@ -18,3 +18,20 @@ export const SERVER_CONSTANTS = {
 } as const;
 
 export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+
+/** How people sign in here: email + password (POST /fetch_api_key, /login/; docs/accounts.md), nothing else.
+ * Given by GET /server_settings and, with `available`, by POST /register. */
+export const AUTHENTICATION_METHODS = {
+  password: true,
+  dev: false,
+  email: true,
+  ldap: false,
+  remoteuser: false,
+  github: false,
+  azuread: false,
+  gitlab: false,
+  apple: false,
+  google: false,
+  saml: false,
+  "openid connect": false,
+};
