@@ -10,7 +10,7 @@ import { bool, nowSeconds, type RealmRow, type StreamRow, type UserRow } from ".
 import { findStreamById, listRealmStreams } from "../../db/streams";
 import { upsertSubscriptions } from "../../db/subscriptions";
 import { withTransaction } from "../../db/transaction";
-import { activeRealmUserIds, findUserByEmail, findUserById } from "../../db/users";
+import { findUserByEmail, findUserById } from "../../db/users";
 import { ApiError, Errors } from "../../errors";
 import type { Notification } from "../../events/bus";
 import { MAX_FULL_NAME_LENGTH } from "../../limits";
@@ -18,9 +18,8 @@ import { normalizeName } from "../../names";
 import { subscriptionAddEvents } from "../channels/subscriptionEvents";
 import { sendMessageInTransaction } from "../messages/send";
 import { assertStrongPassword, storePassword } from "../users/credentials";
-import { formatUser } from "../users/format";
+import { realmUserAddEvents } from "../users/joinEvents";
 import { hashPasswordWithKey, sealApiKey } from "../users/passwords";
-import { isAdmin } from "../users/users";
 import { createUserInTransaction } from "../users/users";
 import { isValidEmail } from "./checks";
 
@@ -131,18 +130,7 @@ export async function acceptInvitation(db: Db, input: JoinInput): Promise<Joined
       if (group && !bool(group.deactivated) && group.name !== null) await addGroupMembers(trx, group.id, [user.id]);
     }
 
-    const notifications: Notification[] = [];
-    const everyone = await activeRealmUserIds(trx, realm.id);
-    const admins = new Set(everyone.length > 0 ? await adminIds(trx, realm.id, everyone) : []);
-    for (const viewerIsAdmin of [true, false]) {
-      const userIds = everyone.filter((id) => admins.has(id) === viewerIsAdmin);
-      if (userIds.length > 0)
-        notifications.push({
-          realmId: realm.id,
-          userIds,
-          event: { type: "realm_user", op: "add", person: formatUser(user, { viewerIsAdmin }) },
-        });
-    }
+    const { events: notifications, admins } = await realmUserAddEvents(trx, realm, user);
     if (streams.length > 0)
       notifications.push(...(await subscriptionAddEvents(trx, realm, new Map([[user.id, streams]]))));
     // Only administrators and the inviter list invitations: theirs changed.
@@ -155,15 +143,6 @@ export async function acceptInvitation(db: Db, input: JoinInput): Promise<Joined
       notifications.push(...(await tellReferrer(trx, realm, inviter, user)));
     return { user, realm, notifications };
   });
-}
-
-async function adminIds(q: Queryable, realmId: number, activeIds: number[]): Promise<number[]> {
-  const out = [];
-  for (const id of activeIds) {
-    const user = await findUserById(q, realmId, id);
-    if (user && isAdmin(user) && !bool(user.is_bot)) out.push(id);
-  }
-  return out;
 }
 
 /** The invitation's channels that still exist (and, when asked, the realm's default channels). */

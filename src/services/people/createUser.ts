@@ -6,13 +6,12 @@ import { bool, nowSeconds, type RealmRow, type UserRow } from "../../db/rows";
 import { listRealmStreams } from "../../db/streams";
 import { upsertSubscriptions } from "../../db/subscriptions";
 import { withTransaction } from "../../db/transaction";
-import { findUserById, activeRealmUserIds } from "../../db/users";
 import type { Notification } from "../../events/bus";
 import { subscriptionAddEvents } from "../channels/subscriptionEvents";
 import { assertStrongPassword, storePassword } from "../users/credentials";
-import { formatUser } from "../users/format";
+import { realmUserAddEvents } from "../users/joinEvents";
 import { hashPasswordWithKey, sealApiKey } from "../users/passwords";
-import { assertAdmin, createUserInTransaction, isAdmin } from "../users/users";
+import { assertAdmin, createUserInTransaction } from "../users/users";
 
 export async function createUserByAdmin(
   db: Db,
@@ -41,22 +40,7 @@ export async function createUserByAdmin(
         trx,
         defaults.map((s) => ({ user_id: user.id, stream_id: s.id })),
       );
-    const notifications: Notification[] = [];
-    const everyone = await activeRealmUserIds(trx, realm.id);
-    const admins = new Set<number>();
-    for (const id of everyone) {
-      const u = await findUserById(trx, realm.id, id);
-      if (u && isAdmin(u) && !bool(u.is_bot)) admins.add(id);
-    }
-    for (const viewerIsAdmin of [true, false]) {
-      const userIds = everyone.filter((id) => admins.has(id) === viewerIsAdmin);
-      if (userIds.length > 0)
-        notifications.push({
-          realmId: realm.id,
-          userIds,
-          event: { type: "realm_user", op: "add", person: formatUser(user, { viewerIsAdmin }) },
-        });
-    }
+    const notifications = (await realmUserAddEvents(trx, realm, user)).events;
     if (defaults.length > 0)
       notifications.push(...(await subscriptionAddEvents(trx, realm, new Map([[user.id, defaults]]))));
     return { userId: user.id, notifications };
