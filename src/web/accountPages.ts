@@ -6,11 +6,10 @@ import type { Context } from "koa";
 import type { AppDeps } from "../deps";
 import { ApiError } from "../errors";
 import { hostSubdomain, limitByIp } from "../http/auth";
-import { bodyParser } from "../http/bodyParser";
 import { throttledPasswordCheck } from "../http/passwordThrottle";
 import { findRealm } from "../services/realms/realms";
 import { checkPassword } from "../services/users/credentials";
-import { catalogueAssets, sendPrivatePage } from "./pageResponse";
+import { catalogueAssets, formText, pageFormParser, sendPrivatePage } from "./pageResponse";
 import { html } from "./html";
 import { layout, type Assets } from "./pages";
 import {
@@ -82,17 +81,11 @@ function signInProblem(err: ApiError): { message: string; status: number } {
   }
 }
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
 export function accountPagesRouter(deps: AppDeps): Router {
   const router = new Router({ strict: true });
   const assets = catalogueAssets();
   const ip = limitByIp(deps);
-  const parseBody = bodyParser({
-    maxBodyBytes: deps.config.limits.maxBodyBytes,
-    maxUploadBytes: 0,
-    uploadDir: deps.config.uploadsDir,
-  });
+  const parseBody = pageFormParser(deps.config);
 
   for (const bare of ["/login", "/logout"]) {
     router.get(bare, ip, (ctx) => {
@@ -110,8 +103,8 @@ export function accountPagesRouter(deps: AppDeps): Router {
 
   router.post("/login/", ip, parseBody, async (ctx) => {
     const raw = (ctx.state.rawParams ?? {}) as Record<string, unknown>;
-    const email = text(raw.email).trim();
-    const password = text(raw.password);
+    const email = formText(raw.email).trim();
+    const password = formText(raw.password);
     const next = safeNext(raw.next);
     const realm = await findRealm(deps.db, hostSubdomain(ctx.host, deps.config.rootDomain) ?? "");
     if (!realm)
@@ -133,7 +126,8 @@ export function accountPagesRouter(deps: AppDeps): Router {
 
   router.post("/logout/", ip, parseBody, async (ctx) => {
     const session = await currentSession(ctx, deps);
-    if (session) checkCsrf(session, text((ctx.state.rawParams as Record<string, unknown>)?.[CSRF_FIELD]) || undefined);
+    if (session)
+      checkCsrf(session, formText((ctx.state.rawParams as Record<string, unknown>)?.[CSRF_FIELD]) || undefined);
     await signOut(ctx, deps);
     ctx.status = 303;
     ctx.redirect("/login/");

@@ -8,12 +8,11 @@ import type { Context } from "koa";
 import type { AppDeps } from "../deps";
 import { ApiError } from "../errors";
 import { limitByIp } from "../http/auth";
-import { bodyParser } from "../http/bodyParser";
 import { MAX_BOT_SHORT_NAME_LENGTH, MAX_FULL_NAME_LENGTH } from "../limits";
 import { addBot, creatableBotTypes, deactivateBot, listOwnBots, regenerateBotApiKey } from "../services/users/bots";
 import { isGuest } from "../services/users/users";
 import { botZuliprc, BOT_TYPE } from "../services/webhooks/ownerView";
-import { catalogueAssets, sendPrivatePage } from "./pageResponse";
+import { catalogueAssets, formText, pageFormParser, sendPrivatePage } from "./pageResponse";
 import { html, raw, type Html } from "./html";
 import { BASE, layout, type Assets } from "./pages";
 import { checkCsrf, CSRF_FIELD, loadSession, loginUrl, requireSignedIn, type WebSession } from "./session";
@@ -196,8 +195,6 @@ function botsPage(assets: Assets, session: WebSession, view: BotsView): string {
   return layout(assets, "Your bots", main, "bots", session);
 }
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
 export function botPagesRouter(deps: AppDeps): Router {
   const router = new Router({ strict: true });
   const assets = catalogueAssets();
@@ -205,11 +202,7 @@ export function botPagesRouter(deps: AppDeps): Router {
   const signedIn = requireSignedIn(deps);
   // Posts are guarded by postGuard (a signed-out post goes to /login/), so they only load the session.
   const session = loadSession(deps);
-  const parseBody = bodyParser({
-    maxBodyBytes: deps.config.limits.maxBodyBytes,
-    maxUploadBytes: 0,
-    uploadDir: deps.config.uploadsDir,
-  });
+  const parseBody = pageFormParser(deps.config);
   const sessionOf = (ctx: Context) => ctx.state.webSession as WebSession;
   const params = (ctx: Context) => (ctx.state.rawParams ?? {}) as Record<string, unknown>;
 
@@ -232,7 +225,7 @@ export function botPagesRouter(deps: AppDeps): Router {
       return ctx.redirect(loginUrl("/bots/"));
     }
     try {
-      checkCsrf(sessionOf(ctx), text(params(ctx)[CSRF_FIELD]) || undefined);
+      checkCsrf(sessionOf(ctx), formText(params(ctx)[CSRF_FIELD]) || undefined);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return render(ctx, { error: `${err.message}. Nothing was changed: reload the page and try again.` }, 403);
@@ -259,9 +252,9 @@ export function botPagesRouter(deps: AppDeps): Router {
   router.post("/bots/", ip, session, parseBody, postGuard, async (ctx) => {
     const raw = params(ctx);
     const form = {
-      fullName: text(raw.full_name),
-      shortName: text(raw.short_name),
-      botType: Number(text(raw.bot_type) || BOT_TYPE.incomingWebhook),
+      fullName: formText(raw.full_name),
+      shortName: formText(raw.short_name),
+      botType: Number(formText(raw.bot_type) || BOT_TYPE.incomingWebhook),
     };
     await attempt(
       ctx,
@@ -316,7 +309,7 @@ export function botPagesRouter(deps: AppDeps): Router {
         deps.db,
         sessionOf(ctx),
         botId(ctx),
-        text(params(ctx).api_key),
+        formText(params(ctx).api_key),
         deps.config.externalUrl,
       );
       ctx.set("Cache-Control", "no-store");

@@ -10,7 +10,6 @@ import type { Context } from "koa";
 import type { AppDeps } from "../deps";
 import { ApiError } from "../errors";
 import { hostSubdomain, limitByIp } from "../http/auth";
-import { bodyParser } from "../http/bodyParser";
 import {
   acceptInvitation,
   InvitationUnusable,
@@ -18,7 +17,7 @@ import {
   type UsableInvitation,
 } from "../services/invitations/accept";
 import { PASSWORD_MIN_LENGTH } from "../services/users/passwords";
-import { catalogueAssets, sendPrivatePage } from "./pageResponse";
+import { catalogueAssets, formText, pageFormParser, sendPrivatePage } from "./pageResponse";
 import { html } from "./html";
 import { layout, type Assets } from "./pages";
 import { signIn } from "./session";
@@ -98,17 +97,11 @@ function tokensMatch(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && crypto.timingSafeEqual(x, y);
 }
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
 export function joinPageRouter(deps: AppDeps): Router {
   const router = new Router({ strict: true });
   const assets = catalogueAssets();
   const ip = limitByIp(deps);
-  const parseBody = bodyParser({
-    maxBodyBytes: deps.config.limits.maxBodyBytes,
-    maxUploadBytes: 0,
-    uploadDir: deps.config.uploadsDir,
-  });
+  const parseBody = pageFormParser(deps.config);
   const subdomain = (ctx: Context) => hostSubdomain(ctx.host, deps.config.rootDomain) ?? "";
 
   /** A fresh form token, also set as a cookie only this page's form posts carry back. */
@@ -145,7 +138,7 @@ export function joinPageRouter(deps: AppDeps): Router {
   router.post("/join/:key/", ip, parseBody, async (ctx) => {
     const key = ctx.params.key;
     const raw = (ctx.state.rawParams ?? {}) as Record<string, unknown>;
-    const form = { fullName: text(raw.full_name), email: text(raw.email).trim() };
+    const form = { fullName: formText(raw.full_name), email: formText(raw.email).trim() };
     let found: UsableInvitation;
     try {
       found = await usableInvitation(deps.db, key, subdomain(ctx));
@@ -157,14 +150,14 @@ export function joinPageRouter(deps: AppDeps): Router {
       sendPrivatePage(ctx, joinPage(assets, found, key, { ...form, token: newFormToken(ctx), error }), status);
     const reason = crossSite(ctx, deps.config.externalUrl);
     if (reason) return refuse(`This form was not sent from this page (${reason}). Please try again.`, 403);
-    if (!tokensMatch(text(raw[JOIN_FORM_FIELD]), ctx.cookies.get(JOIN_FORM_COOKIE) ?? ""))
+    if (!tokensMatch(formText(raw[JOIN_FORM_FIELD]), ctx.cookies.get(JOIN_FORM_COOKIE) ?? ""))
       return refuse("This form has expired or was not sent from this page. Please try again.", 403);
     try {
       const joined = await acceptInvitation(deps.db, {
         key,
         hostSubdomain: subdomain(ctx),
         fullName: form.fullName,
-        password: text(raw.password),
+        password: formText(raw.password),
         email: form.email,
       });
       await deps.bus.publish(joined.notifications);

@@ -4,7 +4,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
+import type { Config } from "../config";
+import { bodyParser } from "../http/bodyParser";
 import { BASE, type Assets } from "./pages";
 
 /** Only this server's own files: no inline script or style, no framing, no foreign connections. */
@@ -41,3 +43,11 @@ export function catalogueAssets(): Assets {
   };
   return { css: url("catalogue.css"), js: url("catalogue.js"), icon: url("favicon.svg") };
 }
+
+/** The body parser of the pages' forms: url-encoded fields within the body limit, never a file. */
+export function pageFormParser(config: Pick<Config, "limits" | "uploadsDir">): Middleware {
+  return bodyParser({ maxBodyBytes: config.limits.maxBodyBytes, maxUploadBytes: 0, uploadDir: config.uploadsDir });
+}
+
+/** A form field's text; "" when it is absent or not a string. */
+export const formText = (value: unknown): string => (typeof value === "string" ? value : "");

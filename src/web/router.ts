@@ -8,7 +8,6 @@ import type { Context } from "koa";
 import type { AppDeps } from "../deps";
 import { ApiError, Errors } from "../errors";
 import { limitByIp } from "../http/auth";
-import { bodyParser } from "../http/bodyParser";
 import { deliveryBots, ownedBots, subscribedChannelNames, withPostedMessages } from "../services/webhooks/ownerView";
 import { isAdmin } from "../services/users/users";
 import { createCatalogue } from "./catalogue";
@@ -21,7 +20,7 @@ import {
   signedInDeliveriesPage,
   type Assets,
 } from "./pages";
-import { PAGE_CSP } from "./pageResponse";
+import { PAGE_CSP, formText, pageFormParser } from "./pageResponse";
 import { checkCsrf, CSRF_FIELD, loadSession, loginUrl, type WebSession } from "./session";
 
 const STATIC_TYPES: Record<string, string> = {
@@ -71,8 +70,6 @@ function queryId(value: unknown): number | undefined | null {
   return typeof value === "string" && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
 }
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
 /** Deliveries the signed-in page shows (the newest). */
 const DELIVERIES_SHOWN = 50;
 
@@ -87,11 +84,7 @@ export function webRouter(deps: AppDeps): Router {
   // Every page names the signed-in user in its header (pages.ts layout).
   const session = loadSession(deps);
   const signedIn = (ctx: Context) => ctx.state.webSession as WebSession | undefined;
-  const parseBody = bodyParser({
-    maxBodyBytes: deps.config.limits.maxBodyBytes,
-    maxUploadBytes: 0,
-    uploadDir: deps.config.uploadsDir,
-  });
+  const parseBody = pageFormParser(deps.config);
 
   /** The signed-in deliveries page: the log read with the session user's rights, messages included. */
   async function showDeliveries(
@@ -122,7 +115,7 @@ export function webRouter(deps: AppDeps): Router {
   });
 
   router.get(`${BASE}/`, ip, session, (ctx) => {
-    const query = { q: text(ctx.query.q), category: text(ctx.query.category) };
+    const query = { q: formText(ctx.query.q), category: formText(ctx.query.category) };
     sendHtml(ctx, listPage(assets, catalogue, query, signedIn(ctx)));
   });
 
@@ -147,7 +140,7 @@ export function webRouter(deps: AppDeps): Router {
     // Signed out, the page's script reads the log with an email and API key (scripts, shared machines).
     if (!who) return sendHtml(ctx, deliveriesPage(assets, catalogue));
     const botId = queryId(ctx.query.bot_id);
-    const integration = text(ctx.query.integration);
+    const integration = formText(ctx.query.integration);
     if (botId === null || (integration && !catalogue.get(integration)))
       return showDeliveries(
         ctx,
@@ -168,7 +161,7 @@ export function webRouter(deps: AppDeps): Router {
       ctx.status = 303;
       return ctx.redirect(loginUrl(`${BASE}/deliveries`));
     }
-    checkCsrf(who, text((ctx.state.rawParams as Record<string, unknown> | undefined)?.[CSRF_FIELD]) || undefined);
+    checkCsrf(who, formText((ctx.state.rawParams as Record<string, unknown> | undefined)?.[CSRF_FIELD]) || undefined);
     const id = queryId(ctx.params.id);
     try {
       if (!id) throw Errors.notFound("Delivery not found");
