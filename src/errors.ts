@@ -179,10 +179,16 @@ export const Errors = {
   permissionDenied: (msg: string) => new ApiError("PERMISSION_DENIED", msg),
   webhookBotNotAllowed: () => new ApiError("BAD_REQUEST", "This API is not available to incoming webhook bots."),
   /** An event the webhook does not declare: a 200 with this code, as in the reference. */
-  unsupportedEvent: (webhookName: string, eventType: string) =>
-    new ApiError(
+  /**
+   * A 200 answer too, so it carries the plugin's answer fields (manifest `reply`: a service such as
+   * HelloSign requires its text in every 200 body); its own code and fields stay.
+   */
+  unsupportedEvent: (webhookName: string, eventType: string, reply: Record<string, string> = {}) => {
+    const { msg, ...fields } = reply;
+    return new ApiError(
       "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
-      `The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`,
-      { webhook_name: webhookName, event_type: eventType },
-    ),
+      msg ?? `The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`,
+      { ...fields, webhook_name: webhookName, event_type: eventType },
+    );
+  },
 };

@@ -82,7 +82,8 @@ export function webhookRouter(deps: AppDeps): Router {
     });
     trace = ingested.trace;
     if (ingested.error !== undefined) throw ingested.error;
-    ok(ctx);
+    // The plugin's answer fields (manifest `reply`: Slack's challenge, HelloSign's msg).
+    ok(ctx, ingested.reply);
   });
 
   return router;

@@ -22,6 +22,8 @@ export interface ExpectedCase {
   messages?: ExpectedMessage[];
   error?: { status: number; code: string; msg?: string };
   ignored?: boolean;
+  /** The success answer's extra fields (manifest `reply`); compared when the expected file has them. */
+  reply?: Record<string, string>;
 }
 
 export interface FixtureCase {

@@ -11,7 +11,9 @@ import { compilePartial, compileTemplate, HELPER_NAMES, type TemplateFn } from "
 import {
   INHERITED_FIELDS,
   MANIFEST_SCHEMA,
+  REPLY_FIELD_PATTERN,
   RESERVED_PARAMS,
+  RESERVED_REPLY_FIELDS,
   type EventSpec,
   type InheritedSpec,
   type Manifest,
@@ -127,6 +129,8 @@ interface TemplateUse {
   nodes: Schema[];
   free: boolean;
   frameworkNames: Set<string>;
+  /** Rendered over the payload alone (a `reply` field): transform outputs, `outputs` and `api` are not there. */
+  payloadOnly?: boolean;
 }
 
 /**
@@ -195,6 +199,19 @@ function checkTemplatesAgainstSchema(
         use(`inline:${from[field]}`, { source, file: "integration.json", pointer: from[field] }, scope);
     }
   }
+  // Answer fields are rendered for ignored events too, over the payload (not the `each` items).
+  for (const [key, event] of events) {
+    const own = event.spec.schema ? resolveRef(root, event.spec.schema) : undefined;
+    const scope: Scope = { nodes: own === undefined ? [root] : [root, own], free: false, frameworkNames: new Set() };
+    for (const { source, pointer } of Object.values(replySources(manifest, key)))
+      use(`inline:${pointer}`, { source, file: "integration.json", pointer, payloadOnly: true }, scope);
+  }
+  for (const [field, source] of Object.entries(manifest.reply ?? {}))
+    use(
+      `inline:/reply/${field}`,
+      { source, file: "integration.json", pointer: `/reply/${field}`, payloadOnly: true },
+      { nodes: [root], free: false, frameworkNames: new Set() },
+    );
   const helpers = new Set([...HELPER_NAMES, "if", "unless", "each", "with", "lookup", "log"]);
   for (const u of uses.values()) {
     if (u.free) continue;
@@ -204,7 +221,7 @@ function checkTemplatesAgainstSchema(
         root,
         nodes: u.nodes,
         helpers,
-        transformOutputs,
+        transformOutputs: u.payloadOnly ? [] : transformOutputs,
         frameworkNames: [...u.frameworkNames],
       });
     } catch {
@@ -218,6 +235,39 @@ function checkTemplatesAgainstSchema(
           "(declare it as an optional property, or list the transform's output in transformOutputs)",
       });
   }
+  return out;
+}
+
+/**
+ * An event's answer fields: the manifest's `reply`, with the event's own `reply` winning field by
+ * field; each with the JSON pointer it was set at.
+ */
+export function replySources(manifest: Manifest, key: string): Record<string, { source: string; pointer: string }> {
+  const out: Record<string, { source: string; pointer: string }> = {};
+  for (const [field, source] of Object.entries(manifest.reply ?? {}))
+    out[field] = { source, pointer: `/reply/${field}` };
+  for (const [field, source] of Object.entries(manifest.events[key]?.reply ?? {}))
+    out[field] = { source, pointer: `/events/${key}/reply/${field}` };
+  return out;
+}
+
+/** Reply field names the answer cannot take (the envelope's own, or not a plain lower-case name). */
+function checkReplyNames(manifest: Manifest): { where: string; what: string }[] {
+  const blocks: [string, Record<string, string> | undefined][] = [
+    ["/reply", manifest.reply],
+    ...Object.entries(manifest.events).map(([k, e]): [string, Record<string, string> | undefined] => [
+      `/events/${k}/reply`,
+      e.reply,
+    ]),
+  ];
+  const out: { where: string; what: string }[] = [];
+  for (const [where, block] of blocks)
+    for (const field of Object.keys(block ?? {})) {
+      if (RESERVED_REPLY_FIELDS.includes(field))
+        out.push({ where: `${where}/${field}`, what: `'${field}' is the answer envelope's own field` });
+      else if (!REPLY_FIELD_PATTERN.test(field))
+        out.push({ where: `${where}/${field}`, what: `an answer field name must match ${REPLY_FIELD_PATTERN.source}` });
+    }
   return out;
 }
 
@@ -257,6 +307,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
       problems.add("integration.json", `/families/${family}: no event in /events starts with '${prefix}'`);
   }
   for (const p of checkTables(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
+  for (const p of checkReplyNames(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
 
   const optionKeys = (manifest.urlOptions ?? []).map((o) => o.key);
   if (manifest.api && !optionKeys.includes(manifest.api.tokenOption))
@@ -351,7 +402,12 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const events = new Map<string, LoadedEvent>();
   for (const key of Object.keys(manifest.events)) {
     const { spec, from } = effectiveSpec(manifest, key);
-    const event: LoadedEvent = { key, spec };
+    const reply: LoadedEvent["reply"] = [];
+    for (const [field, { source, pointer }] of Object.entries(replySources(manifest, key))) {
+      const fn = inline(pointer, source);
+      if (fn) reply.push([field, fn]);
+    }
+    const event: LoadedEvent = { key, spec, reply };
     if (!spec.ignore) {
       const file = templateFileFor(key, spec, sources);
       referenced.add(file);
@@ -382,6 +438,10 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
       (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/events/${k}/${f}`, e[f]]),
     ),
     ...Object.entries(manifest.outputs ?? {}).map(([k, source]): [string, unknown] => [`/outputs/${k}`, source]),
+    ...Object.entries(manifest.reply ?? {}).map(([k, source]): [string, unknown] => [`/reply/${k}`, source]),
+    ...Object.entries(manifest.events).flatMap(([e, spec]) =>
+      Object.entries(spec.reply ?? {}).map(([k, source]): [string, unknown] => [`/events/${e}/reply/${k}`, source]),
+    ),
     ...Object.entries(manifest.families ?? {}).flatMap(([k, e]) =>
       (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/families/${k}/${f}`, e[f]]),
     ),
@@ -403,6 +463,11 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     }
   }
   const defaultTopic = inline("/defaultTopic", manifest.defaultTopic);
+  const reply: Integration["reply"] = [];
+  for (const [field, source] of Object.entries(manifest.reply ?? {})) {
+    const fn = inline(`/reply/${field}`, source);
+    if (fn) reply.push([field, fn]);
+  }
   const outputs: Integration["outputs"] = [];
   for (const [name, source] of Object.entries(manifest.outputs ?? {})) {
     const fn = inline(`/outputs/${name}`, source);
@@ -446,6 +511,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
       tables: manifest.tables ?? {},
       outputs,
       validate,
+      reply,
       transform,
       docPath: path.relative(repoRoot, path.join(dir, docs)).split(path.sep).join("/"),
       fixturesDir: fixturesDirOf(dir),

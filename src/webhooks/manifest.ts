@@ -1,7 +1,7 @@
 // The plugin manifest (integrations/<name>/integration.json): its TypeScript shape and the JSON
 // Schema every manifest is validated against at start-up. This file is the contract for plugin authors.
 
-import { MAX_API_LOOKUPS } from "../limits";
+import { MAX_API_LOOKUPS, MAX_WEBHOOK_REPLY_FIELD_CHARS, MAX_WEBHOOK_REPLY_FIELDS } from "../limits";
 
 /** Payload/header value (as a string: numbers in decimal, true/false, null → "null") → event name. */
 export type EventMap = Record<string, string>;
@@ -42,9 +42,22 @@ export const INHERITED_FIELDS = [
   "directWhen",
 ] as const satisfies readonly (keyof InheritedSpec)[];
 
+/**
+ * Extra fields of the success answer `{"result":"success","msg":"", ...}`: field → plain-text
+ * template rendered over the payload (Slack's `{"challenge": "{{challenge}}"}`, HelloSign's
+ * `{"msg": "Hello API Event Received"}`). A field that renders empty is left out.
+ */
+export type ReplySpec = Record<string, string>;
+
+/** Answer fields a plugin's `reply` may not set: the envelope's own. */
+export const RESERVED_REPLY_FIELDS = ["result", "code"];
+export const REPLY_FIELD_PATTERN = /^[a-z_][a-z0-9_]{0,39}$/;
+
 export interface EventSpec extends InheritedSpec {
   /** Known event that is deliberately dropped (success, no message). Not inherited. */
   ignore?: boolean;
+  /** This event's answer fields, over the manifest's `reply` (field by field). Not inherited from families. */
+  reply?: ReplySpec;
 }
 
 /** Where a delivery's unique id is (for de-duplication): a header or a payload path. */
@@ -184,6 +197,8 @@ export interface Manifest {
   /** A body that is a JSON array becomes `{ <wrapArray>: [...] }` (for services that post bare arrays). */
   wrapArray?: string;
   api?: ApiSpec;
+  /** Answer fields for every event (an event's own `reply` wins field by field). */
+  reply?: ReplySpec;
 }
 
 export const CATEGORIES = [
@@ -224,6 +239,13 @@ const inheritedProperties = {
   branchPath: { type: ["string", "null"], minLength: 1 },
   direct: { type: "boolean" },
   directWhen: { type: ["string", "null"], minLength: 1 },
+} as const;
+// Names and reserved words are checked by the loader, which says which field is wrong.
+const reply = {
+  type: "object",
+  minProperties: 1,
+  maxProperties: MAX_WEBHOOK_REPLY_FIELDS,
+  additionalProperties: { type: "string", minLength: 1, maxLength: MAX_WEBHOOK_REPLY_FIELD_CHARS },
 } as const;
 const actionField = {
   type: "string",
@@ -277,7 +299,7 @@ export const MANIFEST_SCHEMA = {
       additionalProperties: {
         type: "object",
         additionalProperties: false,
-        properties: { ...inheritedProperties, ignore: { type: "boolean" } },
+        properties: { ...inheritedProperties, ignore: { type: "boolean" }, reply },
       },
     },
     eventDefaults: { type: "object", additionalProperties: false, properties: inheritedProperties },
@@ -332,6 +354,7 @@ export const MANIFEST_SCHEMA = {
     nothingToShow: nonEmpty,
     pathOption: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" },
     setupProbe: { type: "boolean" },
+    reply,
     deliveryId: {
       oneOf: [
         {

@@ -15,7 +15,7 @@ import { hasLoneSurrogate, hasNullByte } from "../text";
 import { parseWebhookBody } from "./body";
 import { limitMarkdown, limitTopic } from "./safeMarkdown";
 import { parseJsonPath, readJsonPath, readPath } from "./paths";
-import { MAX_JSON_PATH_LENGTH, MAX_JSON_PATH_SEGMENTS } from "../limits";
+import { MAX_JSON_PATH_LENGTH, MAX_JSON_PATH_SEGMENTS, MAX_WEBHOOK_REPLY_FIELD_CHARS } from "../limits";
 import type { TemplateFn } from "./helpers";
 import type { Integration, LoadedEvent } from "./registry";
 import { verifySignature, verifySignedTimestamp } from "./signature";
@@ -50,6 +50,9 @@ export interface RenderedMessage {
   direct?: boolean;
 }
 
+/** Extra fields of the success answer (manifest `reply`), rendered: field → text. */
+export type ReplyFields = Record<string, string>;
+
 export type Outcome =
   | {
       kind: "messages";
@@ -58,14 +61,16 @@ export type Outcome =
       messages: RenderedMessage[];
       /** The sender's unique delivery id, when the manifest declares where it is. */
       deliveryId?: string;
+      reply?: ReplyFields;
     }
   | {
       kind: "ignored";
       event?: ResolvedEvent;
       eventKey?: string;
       reason: "event ignored" | "filtered" | "branch filtered" | "ignoreWhen" | "empty";
+      reply?: ReplyFields;
     }
-  | { kind: "unsupported"; event: ResolvedEvent };
+  | { kind: "unsupported"; event: ResolvedEvent; reply?: ReplyFields };
 
 /**
  * What the pipeline made of a request, or what it threw. A refused delivery keeps its event when it
@@ -139,7 +144,64 @@ function readDeliveryId(
   return text === "" ? undefined : text.slice(0, 200);
 }
 
+/**
+ * The answer's extra fields (manifest `reply`, the event's own winning field by field), rendered
+ * as plain text over the payload; a field that renders empty is left out. Rendered for every
+ * success answer of a known event (ignored ones too: Slack's url_verification posts nothing).
+ */
+function renderReply(
+  integration: Integration,
+  fields: [string, TemplateFn][],
+  payload: unknown,
+  query: Record<string, string>,
+  resolved: ResolvedEvent,
+  eventKey: string | undefined,
+): ReplyFields | undefined {
+  if (fields.length === 0) return undefined;
+  const data = {
+    event: resolved.event,
+    action: resolved.action,
+    eventType: resolved.eventType,
+    eventKey,
+    options: urlOptionValues(integration, query, payload),
+    integration: integration.manifest.displayName,
+    topicOverridden: query.topic?.trim() ? true : false,
+    tables: integration.tables,
+  };
+  const out: ReplyFields = {};
+  for (const [field, fn] of fields) {
+    const text = fn(payload, data, integration.partials);
+    if (text === "") continue;
+    // Named and enforced: an echo of a megabyte field is not an answer any sender expects.
+    if ([...text].length > MAX_WEBHOOK_REPLY_FIELD_CHARS)
+      throw new ApiError(
+        "INVALID_PAYLOAD",
+        `Invalid ${integration.manifest.displayName} payload: the answer's '${field}' would be longer than ` +
+          `${MAX_WEBHOOK_REPLY_FIELD_CHARS} characters (MAX_WEBHOOK_REPLY_FIELD_CHARS)`,
+        { pointers: ["/"] },
+      );
+    out[field] = wellFormed(text);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function runPipeline(integration: Integration, request: WebhookRequest): Outcome {
+  const read: { payload?: unknown; resolved?: ResolvedEvent } = {};
+  const outcome = readAndRender(integration, request, read);
+  if (read.resolved === undefined) return outcome;
+  // An event the manifest does not list (unsupported, or unknownEvents "ignore") answers with the top-level fields.
+  const key = outcome.kind === "unsupported" ? undefined : outcome.eventKey;
+  const fields = key === undefined ? integration.reply : (integration.events.get(key)?.reply ?? []);
+  const reply = renderReply(integration, fields, read.payload, request.query, read.resolved, key);
+  return reply ? { ...outcome, reply } : outcome;
+}
+
+/** The pipeline up to its outcome; `read` gets the payload and event once they are known (for the answer). */
+function readAndRender(
+  integration: Integration,
+  request: WebhookRequest,
+  read: { payload?: unknown; resolved?: ResolvedEvent },
+): Outcome {
   const { manifest } = integration;
   // A bot with a secret accepts only deliveries that prove they know it: an integration whose
   // service cannot sign is refused rather than silently unprotected (use another bot for it).
@@ -185,6 +247,8 @@ export function runPipeline(integration: Integration, request: WebhookRequest): 
     );
   }
   const resolved = resolveEvent(manifest.eventSource, request.headers, payload, manifest.displayName);
+  read.payload = payload;
+  read.resolved = resolved;
   const event = findEvent(integration, resolved);
   if (!event)
     return manifest.unknownEvents === "ignore"

@@ -46,6 +46,8 @@ export interface LoadedEvent {
   ignoreWhen?: TemplateFn;
   directWhen?: TemplateFn;
   validate?: ValidateFunction;
+  /** The answer's extra fields for this event (manifest `reply` merged with the event's), compiled. */
+  reply: [string, TemplateFn][];
 }
 
 export interface Integration {
@@ -60,6 +62,8 @@ export interface Integration {
   /** The manifest's lookup tables, read by the `table` helper (`@tables` in a render's data). */
   tables: Tables;
   validate: ValidateFunction;
+  /** The manifest's top-level `reply`, compiled: the answer's fields for an event no spec names. */
+  reply: [string, TemplateFn][];
   transform?: TransformFn;
   /** Path of doc.md relative to the repository root, for the catalogue. */
   docPath: string;

@@ -60,9 +60,13 @@ export async function replayHttp(
   const stored = await messagesSince(server, before, server.users.bot.id);
   const request = requestFields(c);
   if (res.status === 200 && res.body.code === undefined) {
-    if (stored.length === 0) return { ...request, ignored: true };
+    // The answer's own fields beyond the envelope (manifest `reply`); msg only when the plugin sets one.
+    const { result: _result, msg, ignored_parameters_unsupported: _ignored, ...rest } = res.body;
+    const fields = { ...(msg ? { msg } : {}), ...rest } as Record<string, string>;
+    const reply = Object.keys(fields).length > 0 ? { reply: fields } : {};
+    if (stored.length === 0) return { ...request, ignored: true, ...reply };
     const messages = stored.map((m) => ({ topic: m.topic, content: m.content }));
-    return messages.length === 1 ? { ...request, ...messages[0] } : { ...request, messages };
+    return messages.length === 1 ? { ...request, ...messages[0], ...reply } : { ...request, messages, ...reply };
   }
   if (stored.length > 0)
     throw new Error(`${c.name}: an error response (${res.body.code}) but ${stored.length} message(s) stored`);
@@ -70,6 +74,7 @@ export async function replayHttp(
 }
 
 export function compareWithExpected(expected: ExpectedCase, actual: ExpectedCase): void {
+  if (expected.reply !== undefined) expect(actual.reply).toEqual(expected.reply);
   if (expected.error) {
     expect(actual.error).toMatchObject(
       expected.error.msg === undefined ? { status: expected.error.status, code: expected.error.code } : expected.error,

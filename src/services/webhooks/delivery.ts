@@ -79,10 +79,10 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps): DeliverWebhook
     }
   }
 
-  function unsupported(integration: Integration, eventType: string): ApiError {
+  function unsupported(integration: Integration, eventType: string, reply?: Record<string, string>): ApiError {
     const count = deps.integrations.countUnsupported(integration.name);
     unsupportedLog.info({ integration: integration.name, eventType, count }, "unsupported webhook event");
-    return Errors.unsupportedEvent(integration.manifest.displayName, eventType);
+    return Errors.unsupportedEvent(integration.manifest.displayName, eventType, reply);
   }
 
   /**
@@ -108,7 +108,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps): DeliverWebhook
       throw d.result.error;
     }
     const { outcome } = d.result;
-    if (outcome.kind === "unsupported") throw unsupported(d.integration, outcome.event.eventType);
+    if (outcome.kind === "unsupported") throw unsupported(d.integration, outcome.event.eventType, outcome.reply);
     if (outcome.kind === "ignored") return { kind: "ignored", reason: outcome.reason };
 
     // The claim is a row under a unique key: it holds across processes and restarts.

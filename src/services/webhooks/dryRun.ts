@@ -22,7 +22,8 @@ function stored(m: { topic: string; content: string; direct?: boolean }, realm: 
 
 /**
  * The delivery's result in the fixture expected-file format: its message(s), `ignored`, or the
- * error answer. A channel is assumed to exist (a missing one is the webhook service's business).
+ * error answer, with the success answer's `reply` fields when it has some. A channel is assumed
+ * to exist (a missing one is the webhook service's business).
  * Throws what is not an ApiError (the server would answer 500).
  */
 export function dryRunDelivery(
@@ -35,11 +36,12 @@ export function dryRunDelivery(
     if ("error" in result) throw result.error;
     const { outcome } = result;
     if (outcome.kind === "unsupported")
-      throw Errors.unsupportedEvent(integration.manifest.displayName, outcome.event.eventType);
-    if (outcome.kind === "ignored") return { ignored: true };
+      throw Errors.unsupportedEvent(integration.manifest.displayName, outcome.event.eventType, outcome.reply);
+    const reply = outcome.reply ? { reply: outcome.reply } : {};
+    if (outcome.kind === "ignored") return { ignored: true, ...reply };
     // Storing can refuse too (a topic with a control character): the whole delivery is then an error.
     const messages = outcome.messages.map((m) => stored(m, realm));
-    return messages.length === 1 ? { ...messages[0] } : { messages };
+    return messages.length === 1 ? { ...messages[0], ...reply } : { messages, ...reply };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return { error: { status: error.status, code: error.code, msg: error.message } };

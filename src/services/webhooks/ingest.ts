@@ -5,7 +5,7 @@
 import type { RealmRow, UserRow } from "../../db/rows";
 import type { PipelineThreads } from "../../webhooks/pipelineThreads";
 import type { Integration } from "../../webhooks/registry";
-import type { PipelineResult } from "../../webhooks/pipeline";
+import type { PipelineResult, ReplyFields } from "../../webhooks/pipeline";
 import type { DeliverWebhook, DeliveryResult } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
@@ -39,6 +39,8 @@ export interface DeliveryTrace {
 export interface IngestResult {
   trace: DeliveryTrace;
   error?: unknown;
+  /** Extra fields of the success answer (manifest `reply`), when the plugin has some for this delivery. */
+  reply?: ReplyFields;
 }
 
 export type Ingest = (input: IngestInput) => Promise<IngestResult>;
@@ -73,7 +75,8 @@ export function createIngest(
         result,
         replay: d.replay,
       });
-      return { trace: { ...trace, ...outcomeTrace(delivered) } };
+      const reply = "outcome" in result && result.outcome.kind !== "unsupported" ? result.outcome.reply : undefined;
+      return { trace: { ...trace, ...outcomeTrace(delivered) }, ...(reply ? { reply } : {}) };
     } catch (error) {
       return { trace, error };
     }

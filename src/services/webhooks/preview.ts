@@ -54,7 +54,7 @@ export async function previewDelivery(
   const { outcome } = result;
   const event = { event: outcome.event?.eventType, event_key: "eventKey" in outcome ? outcome.eventKey : undefined };
   if (outcome.kind === "unsupported") {
-    const err = Errors.unsupportedEvent(integration.manifest.displayName, outcome.event.eventType);
+    const err = Errors.unsupportedEvent(integration.manifest.displayName, outcome.event.eventType, outcome.reply);
     return { outcome: "error", ...event, messages: [], error: { code: err.code, msg: err.message } };
   }
   if (outcome.kind === "ignored") return { outcome: "ignored", ...event, messages: [], reason: outcome.reason };
