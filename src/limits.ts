@@ -48,3 +48,5 @@ export const API_LOOKUP_MAX_RESPONSE_BYTES = 256 * 1024;
 /** Extra fields a plugin's success answer may carry (manifest `reply`), and the length of each value. */
 export const MAX_WEBHOOK_REPLY_FIELDS = 8;
 export const MAX_WEBHOOK_REPLY_FIELD_CHARS = 1000;
+/** Distinct channels one delivery's messages may name (manifest `channel`); more is a 400, nothing posted. */
+export const MAX_WEBHOOK_DELIVERY_CHANNELS = 10;

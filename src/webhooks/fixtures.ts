@@ -10,6 +10,8 @@ import type { Integration } from "./registry";
 export interface ExpectedMessage {
   topic: string;
   content: string;
+  /** The channel the message names itself (manifest `channel`), when it does: not the URL's `stream`. */
+  channel?: string;
 }
 
 /** What a case expects; request fields (headers/query/contentType) may also be set here. */
@@ -19,6 +21,8 @@ export interface ExpectedCase {
   contentType?: string;
   topic?: string;
   content?: string;
+  /** A single message's own channel (manifest `channel`), as in ExpectedMessage. */
+  channel?: string;
   messages?: ExpectedMessage[];
   error?: { status: number; code: string; msg?: string };
   ignored?: boolean;

@@ -193,7 +193,7 @@ function checkTemplatesAgainstSchema(
     use(`inline:${topicPointer}`, { source: topic, file: "integration.json", pointer: topicPointer }, scope);
     for (const [name, source] of Object.entries(manifest.outputs ?? {}))
       use(`inline:/outputs/${name}`, { source, file: "integration.json", pointer: `/outputs/${name}` }, scope);
-    for (const field of ["ignoreWhen", "directWhen"] as const) {
+    for (const field of ["ignoreWhen", "directWhen", "channel"] as const) {
       const source = spec[field];
       if (typeof source === "string")
         use(`inline:${from[field]}`, { source, file: "integration.json", pointer: from[field] }, scope);
@@ -418,6 +418,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     event.topic = inline(from.topic, spec.topic);
     event.ignoreWhen = inline(from.ignoreWhen, spec.ignoreWhen);
     event.directWhen = inline(from.directWhen, spec.directWhen);
+    event.channel = inline(from.channel, spec.channel);
     if (spec.schema && rawSchema) {
       event.validate = problems.attempt(
         schemaFile,
@@ -435,7 +436,10 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const inlineSources: [string, unknown][] = [
     ["/defaultTopic", manifest.defaultTopic],
     ...Object.entries(manifest.events).flatMap(([k, e]) =>
-      (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/events/${k}/${f}`, e[f]]),
+      (["topic", "ignoreWhen", "directWhen", "channel"] as const).map((f): [string, unknown] => [
+        `/events/${k}/${f}`,
+        e[f],
+      ]),
     ),
     ...Object.entries(manifest.outputs ?? {}).map(([k, source]): [string, unknown] => [`/outputs/${k}`, source]),
     ...Object.entries(manifest.reply ?? {}).map(([k, source]): [string, unknown] => [`/reply/${k}`, source]),
@@ -443,8 +447,12 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
       Object.entries(spec.reply ?? {}).map(([k, source]): [string, unknown] => [`/events/${e}/reply/${k}`, source]),
     ),
     ...Object.entries(manifest.families ?? {}).flatMap(([k, e]) =>
-      (["topic", "ignoreWhen", "directWhen"] as const).map((f): [string, unknown] => [`/families/${k}/${f}`, e[f]]),
+      (["topic", "ignoreWhen", "directWhen", "channel"] as const).map((f): [string, unknown] => [
+        `/families/${k}/${f}`,
+        e[f],
+      ]),
     ),
+    ["/eventDefaults/channel", manifest.eventDefaults?.channel],
   ];
   for (const [pointer, source] of inlineSources)
     if (typeof source === "string")

@@ -29,6 +29,11 @@ export interface InheritedSpec {
   direct?: boolean;
   /** Template: when it renders non-blank text, this delivery is a direct message to the bot's owner. */
   directWhen?: string | null;
+  /**
+   * Template: when it renders non-blank text (trimmed), the message goes to the channel of that name
+   * instead of the URL's `stream` (Slack's channels mapping, Desk.com's stream field). null: none.
+   */
+  channel?: string | null;
 }
 
 export const INHERITED_FIELDS = [
@@ -40,6 +45,7 @@ export const INHERITED_FIELDS = [
   "branchPath",
   "direct",
   "directWhen",
+  "channel",
 ] as const satisfies readonly (keyof InheritedSpec)[];
 
 /**
@@ -239,6 +245,7 @@ const inheritedProperties = {
   branchPath: { type: ["string", "null"], minLength: 1 },
   direct: { type: "boolean" },
   directWhen: { type: ["string", "null"], minLength: 1 },
+  channel: { type: ["string", "null"], minLength: 1 },
 } as const;
 // Names and reserved words are checked by the loader, which says which field is wrong.
 const reply = {

@@ -15,7 +15,12 @@ import { hasLoneSurrogate, hasNullByte } from "../text";
 import { parseWebhookBody } from "./body";
 import { limitMarkdown, limitTopic } from "./safeMarkdown";
 import { parseJsonPath, readJsonPath, readPath } from "./paths";
-import { MAX_JSON_PATH_LENGTH, MAX_JSON_PATH_SEGMENTS, MAX_WEBHOOK_REPLY_FIELD_CHARS } from "../limits";
+import {
+  MAX_JSON_PATH_LENGTH,
+  MAX_JSON_PATH_SEGMENTS,
+  MAX_WEBHOOK_DELIVERY_CHANNELS,
+  MAX_WEBHOOK_REPLY_FIELD_CHARS,
+} from "../limits";
 import type { TemplateFn } from "./helpers";
 import type { Integration, LoadedEvent } from "./registry";
 import { verifySignature, verifySignedTimestamp } from "./signature";
@@ -48,6 +53,8 @@ export interface RenderedMessage {
   content: string;
   /** A direct message to the bot's owner instead of the channel (event `direct` / `directWhen`). */
   direct?: boolean;
+  /** The channel (by name) it goes to instead of the URL's `stream` (event `channel`, rendered non-blank). */
+  channel?: string;
 }
 
 /** Extra fields of the success answer (manifest `reply`), rendered: field → text. */
@@ -318,12 +325,25 @@ function readAndRender(
     const topic = topicOverride ?? render(topicTemplate, v);
     refuseNullBytes(integration, "message", content);
     refuseNullBytes(integration, "topic", topic);
+    const direct = isDirect(v);
+    // A direct message needs no channel; blank text means the URL's `stream`.
+    const channel = !direct && event.channel ? render(event.channel, v).trim() : "";
+    refuseNullBytes(integration, "channel", channel);
     messages.push({
       topic: wellFormed(topic),
       content: wellFormed(content),
-      ...(isDirect(v) ? { direct: true } : {}),
+      ...(direct ? { direct: true } : {}),
+      ...(channel !== "" ? { channel: wellFormed(channel) } : {}),
     });
   }
+  const channels = new Set(messages.flatMap((m) => (m.channel === undefined ? [] : [m.channel])));
+  if (channels.size > MAX_WEBHOOK_DELIVERY_CHANNELS)
+    throw new ApiError(
+      "INVALID_PAYLOAD",
+      `Invalid ${manifest.displayName} payload: its messages name ${channels.size} channels, more than ` +
+        `${MAX_WEBHOOK_DELIVERY_CHANNELS} (MAX_WEBHOOK_DELIVERY_CHANNELS)`,
+      { pointers: ["/"] },
+    );
   if (messages.length === 0) {
     // A sender told "nothing posted" learns why, where the service it imitates answers an error too.
     if (manifest.nothingToShow)
@@ -339,7 +359,7 @@ function readAndRender(
 // The rules REST parameters follow (src/http/params.ts): no NUL bytes, no unpaired surrogates.
 
 /** NUL can only come from the payload (a JSON "\u0000"), and is refused in what it renders to. */
-function refuseNullBytes(integration: Integration, what: "message" | "topic", text: string): void {
+function refuseNullBytes(integration: Integration, what: "message" | "topic" | "channel", text: string): void {
   if (!hasNullByte(text)) return;
   throw new ApiError(
     "INVALID_PAYLOAD",

@@ -45,6 +45,8 @@ export interface LoadedEvent {
   topic?: TemplateFn;
   ignoreWhen?: TemplateFn;
   directWhen?: TemplateFn;
+  /** Where the message goes instead of the URL's `stream` (manifest `channel`), compiled as plain text. */
+  channel?: TemplateFn;
   validate?: ValidateFunction;
   /** The answer's extra fields for this event (manifest `reply` merged with the event's), compiled. */
   reply: [string, TemplateFn][];

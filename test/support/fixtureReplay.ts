@@ -16,6 +16,9 @@ import {
 } from "../../src/webhooks/fixtures";
 import { loadIntegrationFolder, loadIntegrations } from "../../src/webhooks/loader";
 import type { Integration } from "../../src/webhooks/registry";
+import { withTransaction } from "../../src/db/transaction";
+import { nameKey } from "../../src/names";
+import { insertChannel } from "../../src/services/channels/channels";
 import type { TestServer } from "./harness";
 import { latestMessageId, messagesSince, postWebhook } from "./webhooks";
 
@@ -43,16 +46,43 @@ export function replayPure(integration: Integration, c: FixtureCase): ExpectedCa
   return { ...requestFields(c), ...dryRunDelivery(integration, fixtureRequest(c, { stream: "general" })) };
 }
 
-/** The case posted to a real server; what the bot stored (or the error answer). */
+/**
+ * The URL's channel in replays. Not `general`: a message whose own `channel` (manifest `channel`)
+ * names `general` is then told apart from one that went to the URL's channel.
+ */
+export const REPLAY_URL_CHANNEL = "fixture replays";
+
+/** The channel's id, creating it (public, by the owner) when the realm has none of that name. */
+async function ensureChannel(server: TestServer, name: string): Promise<number> {
+  const rows: { id: number; name: string }[] = await server
+    .db("streams")
+    .where({ realm_id: server.realm.id })
+    .select("id", "name");
+  const found = rows.find((r) => nameKey(r.name) === nameKey(name));
+  if (found) return found.id;
+  const created = await withTransaction(server.db, (trx) =>
+    insertChannel(trx, server.realm, server.users.owner, { name, description: "Fixture replays" }),
+  );
+  return created.id;
+}
+
+/**
+ * The case posted to a real server; what the bot stored (or the error answer). The channels its
+ * expected file names are created first, as the bot owner would have.
+ */
 export async function replayHttp(
   server: TestServer,
   integration: Integration,
   c: FixtureCase,
-  stream = server.general.name,
+  stream?: string,
 ): Promise<ExpectedCase> {
+  const urlChannel = stream ?? REPLAY_URL_CHANNEL;
+  if (stream === undefined) await ensureChannel(server, urlChannel);
+  const wanted = c.expected?.messages ?? (c.expected?.content !== undefined ? [c.expected] : []);
+  for (const m of wanted) if ("channel" in m && m.channel) await ensureChannel(server, m.channel);
   const before = await latestMessageId(server);
   const res = await postWebhook(server, integration.name, {
-    query: { stream, ...c.query },
+    query: { stream: urlChannel, ...c.query },
     headers: c.headers,
     body: c.body,
     contentType: c.contentType,
@@ -65,7 +95,19 @@ export async function replayHttp(
     const fields = { ...(msg ? { msg } : {}), ...rest } as Record<string, string>;
     const reply = Object.keys(fields).length > 0 ? { reply: fields } : {};
     if (stored.length === 0) return { ...request, ignored: true, ...reply };
-    const messages = stored.map((m) => ({ topic: m.topic, content: m.content }));
+    const names = new Map(
+      (await server.db("streams").where({ realm_id: server.realm.id }).select("id", "name")).map(
+        (r: { id: number; name: string }) => [r.id, r.name],
+      ),
+    );
+    const messages = stored.map((m) => {
+      const channel = m.stream_id === null ? undefined : names.get(m.stream_id);
+      return {
+        topic: m.topic,
+        content: m.content,
+        ...(channel !== undefined && nameKey(channel) !== nameKey(urlChannel) ? { channel } : {}),
+      };
+    });
     return messages.length === 1 ? { ...request, ...messages[0], ...reply } : { ...request, messages, ...reply };
   }
   if (stored.length > 0)
@@ -82,9 +124,14 @@ export function compareWithExpected(expected: ExpectedCase, actual: ExpectedCase
   } else if (expected.ignored) {
     expect(actual).toMatchObject({ ignored: true });
   } else {
-    const want = expected.messages ?? [{ topic: expected.topic, content: expected.content }];
-    const got =
-      actual.messages ?? (actual.content !== undefined ? [{ topic: actual.topic, content: actual.content }] : actual);
+    // A message's own channel (manifest `channel`) is part of what it is: compared when either names one.
+    const one = (e: ExpectedCase) => ({
+      topic: e.topic,
+      content: e.content,
+      ...(e.channel !== undefined ? { channel: e.channel } : {}),
+    });
+    const want = expected.messages ?? [one(expected)];
+    const got = actual.messages ?? (actual.content !== undefined ? [one(actual)] : actual);
     expect(got).toEqual(want);
   }
 }

@@ -1,7 +1,8 @@
 // The webhook service: what happens to a delivery once the pipeline has read it. One entry point,
 // deliverWebhook, owns everything with side effects: direct messages to the bot's owner about a
 // misconfigured webhook, the unsupported-event answer (logged and counted), resolving the URL's
-// channel (once, reused for every message; a missing one is a 200 and a notice, as in the reference),
+// channel (once, reused for every message; a missing one is a 200 and a notice, as in the reference;
+// a channel a message names itself, manifest `channel`, is looked up and missed the same way),
 // direct-to-owner events, the length limits, storing all messages in one transaction and publishing
 // their events after the commit. A delivery whose sender
 // id (manifest `deliveryId`) was already posted within the window is a redelivery: not posted again.
@@ -14,6 +15,7 @@ import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
 import type { PipelineResult, RenderedMessage } from "../../webhooks/pipeline";
 import type { Integration, IntegrationRegistry } from "../../webhooks/registry";
 import type { Destination, SendInput } from "../messages/send";
+import { MAX_STREAM_NAME_LENGTH } from "../channels/channels";
 import { noticeText, OwnerNotices, type OwnerNoticeDeps } from "./notices";
 
 export interface WebhookDelivery {
@@ -102,6 +104,20 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps): DeliverWebhook
     return MISSING;
   }
 
+  /**
+   * A channel a message names itself (manifest `channel`, from the payload): looked up by name, and
+   * a missing one handled as the URL's is (a notice, nothing posted there). A name no channel can
+   * have (too long, control characters) is missing without a query.
+   */
+  async function resolveNamedChannel(d: WebhookDelivery, name: string): Promise<StreamRow | typeof MISSING> {
+    const possible = [...name].length <= MAX_STREAM_NAME_LENGTH && !/\p{Cc}/u.test(name);
+    const channel = possible ? await findStreamByName(deps.db, d.realm.id, name) : undefined;
+    if (channel) return channel;
+    const text = noticeText.missingNamedChannel(d.bot, d.integration.manifest.displayName, name);
+    await notices.send(d.realm, d.bot, `stream:${name}`, text);
+    return MISSING;
+  }
+
   return async function deliverWebhook(d: WebhookDelivery): Promise<DeliveryResult> {
     if ("error" in d.result) {
       await noticeFailure(d, d.result.error);
@@ -130,31 +146,38 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps): DeliverWebhook
     }
   };
 
-  /** Posts the messages; MISSING when the URL's channel does not exist and nothing was posted. */
+  /** Posts the messages; MISSING when every channel they go to does not exist and nothing was posted. */
   async function post(d: WebhookDelivery, rendered: RenderedMessage[]): Promise<number[] | typeof MISSING> {
-    let messages = rendered.map(withinLimits);
-    // Direct-to-owner events (`direct` / `directWhen`) need no channel.
-    let channel = messages.some((m) => !m.direct) ? await resolveChannel(d) : undefined;
-    if (channel === MISSING) {
-      // The channel's messages are dropped (the owner was told); direct ones still go.
-      messages = messages.filter((m) => m.direct);
-      if (messages.length === 0) return MISSING;
-      channel = undefined;
-    }
+    const messages = rendered.map(withinLimits);
+    // Direct-to-owner events (`direct` / `directWhen`) need no channel; the URL's is looked up only
+    // when a message goes there (no `channel` of its own), each named one once.
+    const urlChannel = messages.some((m) => !m.direct && m.channel === undefined) ? await resolveChannel(d) : undefined;
+    const named = new Map<string, StreamRow | typeof MISSING>();
+    for (const m of messages)
+      if (!m.direct && m.channel !== undefined && !named.has(m.channel))
+        named.set(m.channel, await resolveNamedChannel(d, m.channel));
     const owner = d.bot.bot_owner_id ?? d.bot.id;
-    const inputs = messages.map((message): SendInput => {
-      const destination: Destination =
-        channel && !message.direct
-          ? { type: "stream", stream: channel.id, topic: message.topic, channel }
-          : { type: "private", to: [owner] };
-      return {
+    const inputs: SendInput[] = [];
+    for (const message of messages) {
+      const channel = message.direct
+        ? undefined
+        : message.channel !== undefined
+          ? named.get(message.channel)
+          : urlChannel;
+      // A missing channel's messages are dropped (the owner was told); the others still go.
+      if (channel === MISSING) continue;
+      const destination: Destination = channel
+        ? { type: "stream", stream: channel.id, topic: message.topic, channel }
+        : { type: "private", to: [owner] };
+      inputs.push({
         realm: d.realm,
         sender: d.bot,
         destination,
         content: message.content,
         client: clientName(d.integration),
-      };
-    });
+      });
+    }
+    if (inputs.length === 0) return MISSING;
     // All of a delivery's messages or none, committed together with other concurrent sends.
     return deps.messageSender.sendAll(inputs);
   }

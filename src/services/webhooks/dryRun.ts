@@ -7,7 +7,7 @@ import type { RealmRow } from "../../db/rows";
 import { ApiError, Errors } from "../../errors";
 import type { ExpectedCase, ExpectedMessage } from "../../webhooks/fixtures";
 import { limitMarkdown, limitTopic } from "../../webhooks/safeMarkdown";
-import { settlePipeline, type WebhookRequest } from "../../webhooks/pipeline";
+import { settlePipeline, type RenderedMessage, type WebhookRequest } from "../../webhooks/pipeline";
 import type { Integration } from "../../webhooks/registry";
 import { normalizeContent, normalizeTopic } from "../messages/send";
 
@@ -15,15 +15,17 @@ import { normalizeContent, normalizeTopic } from "../messages/send";
 const NEW_REALM: Pick<RealmRow, "empty_topic_display_name"> = { empty_topic_display_name: "general chat" };
 
 /** The stored form of one rendered message. */
-function stored(m: { topic: string; content: string; direct?: boolean }, realm: typeof NEW_REALM): ExpectedMessage {
+function stored(m: RenderedMessage, realm: typeof NEW_REALM): ExpectedMessage {
   const content = normalizeContent(limitMarkdown(m.content));
-  return { topic: m.direct ? "" : normalizeTopic(limitTopic(m.topic), realm), content };
+  const channel = m.channel !== undefined && !m.direct ? { channel: m.channel } : {};
+  return { topic: m.direct ? "" : normalizeTopic(limitTopic(m.topic), realm), content, ...channel };
 }
 
 /**
  * The delivery's result in the fixture expected-file format: its message(s), `ignored`, or the
- * error answer, with the success answer's `reply` fields when it has some. A channel is assumed
- * to exist (a missing one is the webhook service's business).
+ * error answer, with the success answer's `reply` fields when it has some, and each message's
+ * own `channel` when it names one. A channel is assumed to exist (a missing one is the webhook
+ * service's business).
  * Throws what is not an ApiError (the server would answer 500).
  */
 export function dryRunDelivery(

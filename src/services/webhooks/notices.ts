@@ -65,4 +65,14 @@ export const noticeText = {
   missingChannel: (bot: UserRow, stream: string | number) =>
     `${who(bot)} tried to post to ${typeof stream === "number" ? `the channel with ID ${stream}` : `channel #**${stream}**`}, ` +
     `but that channel does not exist. Create the channel, or fix the \`stream\` parameter in the webhook URL.`,
+  /** The channel named by the delivery itself (manifest `channel`): payload text, escaped and cut. */
+  missingNamedChannel: (bot: UserRow, displayName: string, name: string) => {
+    const cut = [...name].length > 60 ? `${[...name].slice(0, 60).join("")}…` : name;
+    const shown = cut.replace(/\p{Cc}/gu, " ");
+    return (
+      `${who(bot)} received a ${displayName} delivery for the channel **${escapeMarkdown(shown)}**, ` +
+      `but that channel does not exist, so nothing was posted there. Create the channel, or change where ` +
+      `${displayName} sends its messages.`
+    );
+  },
 };
