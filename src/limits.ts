@@ -45,6 +45,8 @@ export const MAX_API_LOOKUPS = 8;
 export const API_LOOKUP_TIMEOUT_MS = 5000;
 /** The largest API answer read for a lookup; a longer one counts as no answer. */
 export const API_LOOKUP_MAX_RESPONSE_BYTES = 256 * 1024;
+/** The longest lookup path (placeholders filled): a longer one is not requested. */
+export const API_LOOKUP_MAX_PATH_CHARS = 2048;
 /** Extra fields a plugin's success answer may carry (manifest `reply`), and the length of each value. */
 export const MAX_WEBHOOK_REPLY_FIELDS = 8;
 export const MAX_WEBHOOK_REPLY_FIELD_CHARS = 1000;

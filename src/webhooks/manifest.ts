@@ -132,11 +132,25 @@ export interface ApiSpec {
   authPrefix?: string;
   /** Fixed headers sent with every lookup (an API version). */
   headers?: Record<string, string>;
+  /** Lookups are GETs; the field may say so, and no other method is accepted. */
+  method?: "GET";
+  /**
+   * A field of the answer that must be `true` for the answer to be used (Slack answers
+   * `{"ok": false, "error": …}` with a 200): any other value, or its absence, counts as no answer.
+   */
+  okField?: string;
   /**
    * View name (read in templates as `api.<name>`) → path with `{payload.path}` placeholders, each
-   * URL-encoded as one segment; a lookup whose placeholder the payload lacks is not made.
+   * URL-encoded as one path segment (before `?`) or one query value (after it:
+   * `/api/users.info?user={event.user}`); a lookup whose placeholder the payload lacks is not made.
+   * Also `{"path": "…", "method": "GET"}`.
    */
-  lookups: Record<string, string>;
+  lookups: Record<string, string | ApiLookupSpec>;
+}
+
+export interface ApiLookupSpec {
+  path: string;
+  method?: "GET";
 }
 
 export interface Manifest {
@@ -247,6 +261,8 @@ const inheritedProperties = {
   directWhen: { type: ["string", "null"], minLength: 1 },
   channel: { type: ["string", "null"], minLength: 1 },
 } as const;
+/** An API lookup's path: absolute, an optional query, no fragment. */
+const lookupPath = { type: "string", pattern: "^/[^?#]*(\\?[^#]*)?$" } as const;
 // Names and reserved words are checked by the loader, which says which field is wrong.
 const reply = {
   type: "object",
@@ -436,7 +452,8 @@ export const MANIFEST_SCHEMA = {
       properties: {
         // A plain DNS name: no scheme, port, user info or path can be slipped in.
         host: { type: "string", pattern: "^[a-z0-9-]+(\\.[a-z0-9-]+)+$" },
-        tokenOption: { type: "string", pattern: "^([a-z]+_)?token$" },
+        // Every query parameter named `…token` is redacted from logs and the delivery log.
+        tokenOption: { type: "string", pattern: "^([a-z]+_)*token$" },
         authHeader: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
         authPrefix: { type: "string" },
         headers: {
@@ -444,12 +461,24 @@ export const MANIFEST_SCHEMA = {
           propertyNames: { pattern: "^[A-Za-z0-9-]+$" },
           additionalProperties: { type: "string" },
         },
+        method: { enum: ["GET"] },
+        okField: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
         lookups: {
           type: "object",
           minProperties: 1,
           maxProperties: MAX_API_LOOKUPS,
           propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
-          additionalProperties: { type: "string", pattern: "^/[^?#]*(\\?[^#]*)?$" },
+          additionalProperties: {
+            oneOf: [
+              lookupPath,
+              {
+                type: "object",
+                additionalProperties: false,
+                required: ["path"],
+                properties: { path: lookupPath, method: { enum: ["GET"] } },
+              },
+            ],
+          },
         },
       },
     },

@@ -4,10 +4,13 @@
 // leaves the message as the payload alone makes it. ClickUp is the example; the API is stubbed
 // with nock from the plugin's own api_responses/ (and the shared corpus' when it is present).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import nock from "nock";
 import { fillPath } from "../../src/services/webhooks/apiLookup";
-import { API_LOOKUP_MAX_RESPONSE_BYTES } from "../../src/limits";
+import { API_LOOKUP_MAX_PATH_CHARS, API_LOOKUP_MAX_RESPONSE_BYTES } from "../../src/limits";
+import { IntegrationLoadError, loadIntegrationFolder } from "../../src/webhooks/loader";
+import { goodPlugin, useTempDir, writeFiles } from "../support/pluginFolders";
 import { redactUrl } from "../../src/logger";
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
@@ -187,5 +190,155 @@ describe("redactUrl", () => {
     expect(redactUrl("/api/v1/external/clickup?api_key=k&clickup_token=pk_1&stream=a")).toBe(
       "/api/v1/external/clickup?api_key=[redacted]&clickup_token=[redacted]&stream=a",
     );
+  });
+});
+
+describe("API lookups with a query string, okField and the lookup's object form", () => {
+  const HOST = "https://api.lookup.example";
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-lookup-"));
+    writeFiles(path.join(dir, "asker"), {
+      "doc.md": "# Asker\n",
+      "integration.json": JSON.stringify({
+        name: "asker",
+        displayName: "Asker",
+        description: "Asks an API",
+        categories: ["misc"],
+        eventSource: { fixed: "message" },
+        defaultTopic: "asker",
+        urlOptions: [{ key: "asker_app_token", description: "The app's token" }],
+        api: {
+          host: "api.lookup.example",
+          tokenOption: "asker_app_token",
+          authHeader: "Authorization",
+          authPrefix: "Bearer ",
+          method: "GET",
+          okField: "ok",
+          lookups: {
+            user: "/api/users.info?user={event.user}&include_locale=true",
+            channel: { path: "/api/conversations.info?channel={event.channel}", method: "GET" },
+          },
+        },
+        events: { message: {} },
+      }),
+      "schema.json": JSON.stringify({
+        type: "object",
+        properties: {
+          event: { type: "object", properties: { user: { type: "string" }, channel: { type: "string" } } },
+        },
+      }),
+      "templates/message.hbs":
+        "By {{default api.user.user.name event.user}} in {{default api.channel.channel.name event.channel}}",
+    });
+    server = await startTestServer({ INTEGRATIONS_DIR: dir }, { integrations: "all" });
+  });
+  afterAll(async () => {
+    nock.cleanAll();
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  afterEach(() => nock.cleanAll());
+
+  const contentOf = async (event: Record<string, unknown>) => {
+    const before = await latestMessageId(server);
+    const res = await postWebhook(server, "asker", {
+      body: JSON.stringify({ event }),
+      query: { stream: "general", asker_app_token: "xoxb-sekrit" },
+    });
+    expect(res.status).toBe(200);
+    return (await messagesSince(server, before, server.users.bot.id)).map((m) => m.content);
+  };
+
+  it("fills a query placeholder as one query value and uses an answer whose okField is true", async () => {
+    const user = nock(HOST, { reqheaders: { authorization: "Bearer xoxb-sekrit" } })
+      .get("/api/users.info")
+      .query({ user: "U1 & x=2#", include_locale: "true" })
+      .reply(200, { ok: true, user: { name: "ada" } });
+    const channel = nock(HOST)
+      .get("/api/conversations.info")
+      .query({ channel: "C9" })
+      .reply(200, { ok: true, channel: { name: "general" } });
+    expect(await contentOf({ user: "U1 & x=2#", channel: "C9" })).toEqual(["By ada in general"]);
+    expect(user.isDone() && channel.isDone()).toBe(true);
+  });
+
+  it.each([
+    ["ok: false (Slack's failed call, answered with a 200)", { ok: false, error: "user_not_found" }],
+    ["no ok field", { user: { name: "ada" } }],
+    ["ok that is not true", { ok: "true", user: { name: "ada" } }],
+    ["a JSON array", [{ ok: true, user: { name: "ada" } }]],
+  ])("treats an answer with %s as no answer", async (_what, answer) => {
+    const scope = nock(HOST)
+      .get("/api/users.info")
+      .query(true)
+      .reply(200, answer as nock.Body);
+    expect(await contentOf({ user: "U1" })).toEqual(["By U1 in"]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it(`makes no lookup whose filled path is longer than ${API_LOOKUP_MAX_PATH_CHARS} characters`, async () => {
+    // The stub would answer a made lookup: it stays unused.
+    const scope = nock(HOST)
+      .get("/api/users.info")
+      .query(true)
+      .reply(200, { ok: true, user: { name: "x" } });
+    const long = "u".repeat(API_LOOKUP_MAX_PATH_CHARS);
+    expect(await contentOf({ user: long })).toEqual([`By ${long} in`]);
+    expect(scope.isDone()).toBe(false);
+  });
+
+  it("fillPath encodes query values, keeps the literal query, and gives nothing when a value is missing", () => {
+    expect(fillPath("/api/users.info?user={u}&x=1", { u: "a&b=c d" })).toBe("/api/users.info?user=a%26b%3Dc%20d&x=1");
+    expect(fillPath("/v1/{id}/items?cursor={c}", { id: "a/b", c: "?#" })).toBe("/v1/a%2Fb/items?cursor=%3F%23");
+    expect(fillPath("/api/users.info?user={u}", {})).toBeUndefined();
+  });
+});
+
+describe("API lookup manifests the loader refuses", () => {
+  const tmp = useTempDir("sb-lookup-load-");
+  const problems = (api: Record<string, unknown>): string[] => {
+    const dir = path.join(tmp.dir(), "integrations", "demo");
+    writeFiles(
+      dir,
+      goodPlugin("demo", {}, { urlOptions: [{ key: "demo_token", description: "t" }], api: { ...BASE_API, ...api } }),
+    );
+    try {
+      loadIntegrationFolder(dir, tmp.dir());
+    } catch (err) {
+      return (err as IntegrationLoadError).problems;
+    }
+    return [];
+  };
+  const BASE_API = {
+    host: "api.demo.example",
+    tokenOption: "demo_token",
+    authHeader: "Authorization",
+    lookups: { a: "/a" },
+  };
+
+  it("accepts method GET, an okField and the object form", () => {
+    expect(problems({ method: "GET", okField: "ok", lookups: { a: { path: "/a?b={c}", method: "GET" } } })).toEqual([]);
+  });
+
+  it("refuses another method, a malformed okField, a lookup path with a fragment, and names each", () => {
+    expect(problems({ method: "POST" })).toEqual([
+      "integrations/demo/integration.json: /api/method: must be equal to one of the allowed values",
+    ]);
+    expect(problems({ okField: "ok.status" })).toEqual([
+      'integrations/demo/integration.json: /api/okField: must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"',
+    ]);
+    expect(problems({ lookups: { a: { path: "/a", method: "DELETE" } } })).toContain(
+      "integrations/demo/integration.json: /api/lookups/a/method: must be equal to one of the allowed values",
+    );
+    expect(problems({ lookups: { a: "/a#frag" } })).toContain(
+      'integrations/demo/integration.json: /api/lookups/a: must match pattern "^/[^?#]*(\\?[^#]*)?$"',
+    );
+  });
+
+  it("takes a token option named token or ending in _token (all redacted), nothing else", () => {
+    expect(problems({ tokenOption: "demo_token" })).toEqual([]);
+    expect(problems({ tokenOption: "secret" })[0]).toMatch(/\/api\/tokenOption: must match pattern/);
   });
 });

@@ -2,12 +2,13 @@
 // Notion page), fetched from the service with the token the bot owner put in the URL. Outbound
 // only to the manifest's one host, over https, GET only, redirects not followed, all lookups of a
 // delivery within one time limit, each answer read up to a size cap. A lookup that fails in any
-// way is simply absent: the message then says what the payload alone says. The token is never
-// logged and never part of an error (this function does not throw).
+// way is simply absent (so is an answer that is not a JSON object, or whose `okField` is not true):
+// the message then says what the payload alone says. The token is never logged and never part of
+// an error (this function does not throw).
 import type { Integration } from "../../webhooks/registry";
 import { parseWebhookBody } from "../../webhooks/body";
 import { readPath } from "../../webhooks/paths";
-import { API_LOOKUP_MAX_RESPONSE_BYTES, API_LOOKUP_TIMEOUT_MS } from "../../limits";
+import { API_LOOKUP_MAX_PATH_CHARS, API_LOOKUP_MAX_RESPONSE_BYTES, API_LOOKUP_TIMEOUT_MS } from "../../limits";
 
 export interface ApiLookupRequest {
   headers: Record<string, string | undefined>;
@@ -44,10 +45,13 @@ export async function lookupApiDetails(
       accept: "application/json",
     };
     const entries = await Promise.all(
-      Object.entries(spec.lookups).map(async ([name, template]) => {
-        const path = fillPath(template, payload);
-        if (path === undefined) return [name, undefined] as const;
-        return [name, await getJson(`https://${spec.host}${path}`, headers, controller.signal)] as const;
+      Object.entries(spec.lookups).map(async ([name, lookup]) => {
+        const path = fillPath(typeof lookup === "string" ? lookup : lookup.path, payload);
+        if (path === undefined || path.length > API_LOOKUP_MAX_PATH_CHARS) return [name, undefined] as const;
+        const answer = await getJson(`https://${spec.host}${path}`, headers, controller.signal);
+        // Slack answers a failed call with a 200 and `"ok": false`: not an answer either.
+        const ok = answer !== undefined && (spec.okField === undefined || answer[spec.okField] === true);
+        return [name, ok ? answer : undefined] as const;
       }),
     );
     return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
@@ -56,20 +60,31 @@ export async function lookupApiDetails(
   }
 }
 
-/** The path with each `{field.path}` replaced by the payload's value there, or undefined when one is missing. */
+/**
+ * The path with each `{field.path}` replaced by the payload's value there, or undefined when one is
+ * missing. Before the `?` a value is one path segment, after it one query value: either way it
+ * cannot climb out (`../`, `?`, `#`, `/`, `&`, `=` are all encoded).
+ */
 export function fillPath(template: string, payload: unknown): string | undefined {
   let missing = false;
-  const path = template.replace(/\{([^{}]+)\}/g, (_, field: string) => {
-    const value = readPath(payload, field.trim());
-    const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
-    if (text === "") missing = true;
-    // One path segment: a value cannot climb out of it (`../`, `?`, `#`, `/` are all encoded).
-    return encodeURIComponent(text);
-  });
+  const fill = (part: string) =>
+    part.replace(/\{([^{}]+)\}/g, (_, field: string) => {
+      const value = readPath(payload, field.trim());
+      const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
+      if (text === "") missing = true;
+      return encodeURIComponent(text);
+    });
+  const at = template.indexOf("?");
+  const path = at < 0 ? fill(template) : `${fill(template.slice(0, at))}?${fill(template.slice(at + 1))}`;
   return missing ? undefined : path;
 }
 
-async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+/** The answer when it is a 200 whose body is a JSON object (not an array), else undefined. */
+async function getJson(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
   try {
     const res = await fetch(url, { method: "GET", headers, redirect: "manual", signal });
     if (res.status !== 200 || !res.body) {
@@ -90,7 +105,9 @@ async function getJson(url: string, headers: Record<string, string>, signal: Abo
       chunks.push(Buffer.from(value));
     }
     const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    return parsed !== null && typeof parsed === "object" ? parsed : undefined;
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined; // timeout, connection error, not JSON: the lookup is absent
   }
