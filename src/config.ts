@@ -75,6 +75,8 @@ export interface Config {
     threads: number;
     timeoutMs: number;
     memoryMb: number;
+    /** Plugins one thread keeps compiled, the ones it used last (pipelineWorker.ts). */
+    plugins: number;
   };
   /** Soft deactivation of long-idle users (services/users/softDeactivation.ts); 0 days = never. */
   softDeactivation: {
@@ -165,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       threads: intFromEnv(env, "WEBHOOK_RENDER_THREADS", Math.max(1, Math.min(4, os.availableParallelism() - 1))),
       timeoutMs: Math.max(10, intFromEnv(env, "WEBHOOK_RENDER_TIMEOUT_MS", 5_000)),
       memoryMb: Math.max(16, intFromEnv(env, "WEBHOOK_RENDER_MEMORY_MB", 512)),
+      plugins: Math.max(1, intFromEnv(env, "WEBHOOK_RENDER_PLUGINS", 64)),
     },
     softDeactivation: {
       inactiveDays: intFromEnv(env, "SOFT_DEACTIVATION_DAYS", 28),

@@ -2,7 +2,8 @@
 // on worker threads, so a large or slow delivery never holds the server's event loop, the work of
 // many deliveries spreads over the machine's other cores, and a delivery that takes longer than the
 // time limit (or more memory than the thread is given) is stopped: its thread is terminated and
-// replaced. Each thread loads a plugin from its folder the first time it is asked for it.
+// replaced. Each thread loads a plugin from its folder the first time it is asked for it, and keeps
+// the plugins it used last, at most `plugins` of them (pipelineWorker.ts).
 // threads = 0 runs the pipeline inline on the event loop, without the time and memory limits.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -18,6 +19,16 @@ export interface RenderLimits {
   timeoutMs: number;
   /** Heap (old generation) one thread may use. */
   memoryMb: number;
+  /**
+   * Plugins one thread keeps compiled: the ones it used last (WEBHOOK_RENDER_PLUGINS). The bound
+   * keeps a thread's heap from growing with the registry (docs/benchmarks.md#start-up-and-memory).
+   */
+  plugins: number;
+}
+
+/** What a thread is given when it starts (worker_threads' workerData). */
+export interface ThreadSettings {
+  plugins: number;
 }
 
 /** A delivery as it crosses to a thread: plain data only (overrides travel as template sources). */
@@ -78,13 +89,26 @@ export type WireError =
   | { api: { code: ErrorCode; message: string; extra: Record<string, unknown>; status: number } }
   | { name: string; message: string; stack?: string; fields: Record<string, string | number | boolean> };
 
-/** The other message a thread gets: plugin folders to load ahead of their first delivery. */
+/** The other messages a thread gets: plugin folders to load ahead of their first delivery; a memory report. */
 export interface WarmUp {
   warm: string[];
 }
 
+export interface MemoryRequest {
+  /** Collect garbage first, where the process runs with --expose-gc (the bench). */
+  memory: { gc: boolean };
+}
+
+/** One render thread's heap (V8's own figures for its isolate) and the plugins it holds. */
+export interface ThreadMemory {
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  plugins: number;
+}
+
 export type ThreadReply =
   | { ready: true }
+  | { memory: ThreadMemory }
   | { id: number; loaded: true }
   | { id: number; result: { outcome: Outcome } | { error: WireError; event?: string; eventKey?: string } };
 
@@ -126,13 +150,14 @@ function renderLimitError(integration: Integration, limits: RenderLimits, which:
  * The thread's entry point. Under TypeScript (tsx or Jest) a thread is started with tsx's require
  * hook, since the loader that compiled this file does not reach worker threads.
  */
-function startWorker(memoryMb: number): Worker {
+function startWorker(limits: RenderLimits): Worker {
   const ext = path.extname(__filename);
   const entry = path.join(__dirname, `pipelineWorker${ext}`);
-  const resourceLimits = { maxOldGenerationSizeMb: memoryMb };
-  if (ext !== ".ts") return new Worker(entry, { resourceLimits });
+  const resourceLimits = { maxOldGenerationSizeMb: limits.memoryMb };
+  const workerData: ThreadSettings = { plugins: Math.max(1, limits.plugins) };
+  if (ext !== ".ts") return new Worker(entry, { resourceLimits, workerData });
   const code = `require(${JSON.stringify(require.resolve("tsx/cjs"))}); require(${JSON.stringify(entry)});`;
-  return new Worker(code, { eval: true, resourceLimits });
+  return new Worker(code, { eval: true, resourceLimits, workerData });
 }
 
 interface Task {
@@ -155,6 +180,8 @@ interface Slot {
   timer?: NodeJS.Timeout;
   /** The error the thread died of, if any (out of memory, a crash). */
   failure?: Error & { code?: string };
+  /** memory() calls waiting for this thread's report, in order. */
+  memoryWaiters: ((report: ThreadMemory | undefined) => void)[];
 }
 
 export class PipelineThreads {
@@ -196,14 +223,32 @@ export class PipelineThreads {
   }
 
   /**
-   * Starts every thread and has each load these plugin folders in the background, one per turn of
-   * its loop (deliveries are served in between), so the first delivery after a start does not wait
-   * for its plugin. The server calls it once it listens; tests and the CLI leave threads lazy.
+   * Starts every thread, so the first delivery after a start does not wait for one (about a second).
+   * Each also loads these plugin folders in the background, one per turn of its loop (deliveries are
+   * served in between), as many as it keeps (`plugins`). The server calls it once it listens, with
+   * no folders: a thread compiles a plugin on its first delivery. Tests and the CLI leave threads lazy.
    */
-  warm(dirs: string[]): void {
+  warm(dirs: readonly string[] = []): void {
     if (this.closed) return;
     while (this.slots.length < this.limits.threads) this.spawn();
-    for (const slot of this.slots) slot.worker.postMessage({ warm: dirs } satisfies WarmUp);
+    if (dirs.length > 0) for (const slot of this.slots) slot.worker.postMessage({ warm: [...dirs] } satisfies WarmUp);
+  }
+
+  /**
+   * Each running thread's heap and plugin count, answered between deliveries (after those already
+   * sent to it). `gc`: collect garbage first, where the process has --expose-gc.
+   */
+  async memory(options: { gc?: boolean } = {}): Promise<ThreadMemory[]> {
+    const reports = await Promise.all(
+      this.slots.map(
+        (slot) =>
+          new Promise<ThreadMemory | undefined>((resolve) => {
+            slot.memoryWaiters.push(resolve);
+            slot.worker.postMessage({ memory: { gc: options.gc === true } } satisfies MemoryRequest);
+          }),
+      ),
+    );
+    return reports.filter((r) => r !== undefined);
   }
 
   async close(): Promise<void> {
@@ -213,6 +258,7 @@ export class PipelineThreads {
     for (const slot of slots) {
       clearTimeout(slot.timer);
       for (const task of slot.tasks.splice(0)) task.resolve({ error: shuttingDown() });
+      for (const waiter of slot.memoryWaiters.splice(0)) waiter(undefined);
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
@@ -241,7 +287,7 @@ export class PipelineThreads {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(this.limits.memoryMb), tasks: [], ready: false };
+    const slot: Slot = { worker: startWorker(this.limits), tasks: [], ready: false, memoryWaiters: [] };
     slot.worker.unref();
     slot.worker.on("message", (reply: string) => this.onReply(slot, JSON.parse(reply) as ThreadReply));
     slot.worker.on("error", (err) => (slot.failure = err));
@@ -267,6 +313,7 @@ export class PipelineThreads {
       if (slot.tasks.length > 0) this.arm(slot);
       return;
     }
+    if ("memory" in reply) return slot.memoryWaiters.shift()?.(reply.memory);
     const task = slot.tasks[0];
     if (!task || task.wire.id !== reply.id) return;
     if ("loaded" in reply) return this.arm(slot);
@@ -316,6 +363,7 @@ export class PipelineThreads {
    */
   private retire(slot: Slot, error?: Error): void {
     clearTimeout(slot.timer);
+    for (const waiter of slot.memoryWaiters.splice(0)) waiter(undefined);
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
     const [running, ...waiting] = slot.tasks.splice(0);

@@ -1,7 +1,8 @@
-// One render thread (see pipelineThreads.ts): loads each plugin from its folder on first use,
-// compiles an organization's template overrides from their sources (cached), runs the pipeline and
-// answers with plain data.
-import { parentPort } from "node:worker_threads";
+// One render thread (see pipelineThreads.ts): loads each plugin from its folder on first use (and
+// keeps the ones it used last, a bounded number), compiles an organization's template overrides
+// from their sources (cached), runs the pipeline and answers with plain data.
+import v8 from "node:v8";
+import { parentPort, workerData } from "node:worker_threads";
 import { templateCache } from "./helpers";
 import { loadIntegrationFolder } from "./loader";
 import { settlePipeline, type EventOverride, type PipelineResult } from "./pipeline";
@@ -9,12 +10,20 @@ import type { Integration } from "./registry";
 import {
   decodeTaskMessage,
   toWireError,
+  type MemoryRequest,
   type TaskMessage,
   type ThreadReply,
+  type ThreadSettings,
   type ThreadTask,
   type WarmUp,
 } from "./pipelineThreads";
 
+const settings = workerData as ThreadSettings;
+/**
+ * The loaded plugins by folder, least recently used first (a Map keeps insertion order: a plugin
+ * used again is moved to the end). Past `settings.plugins` the first is dropped, so the thread's
+ * heap does not grow with the size of the registry (WEBHOOK_RENDER_PLUGINS).
+ */
 const integrations = new Map<string, Integration>();
 /** Override templates, compiled from their sources as the main thread compiles them. */
 const compiledOverride = templateCache(10_000);
@@ -36,15 +45,23 @@ const reply = (message: ThreadReply) => parentPort?.postMessage(JSON.stringify(m
 
 function integrationAt(dir: string): { integration: Integration; loaded: boolean } {
   const known = integrations.get(dir);
-  if (known) return { integration: known, loaded: false };
+  if (known) {
+    integrations.delete(dir);
+    integrations.set(dir, known);
+    return { integration: known, loaded: false };
+  }
   const integration = loadIntegrationFolder(dir);
   integrations.set(dir, integration);
+  for (const oldest of integrations.keys()) {
+    if (integrations.size <= settings.plugins) break;
+    integrations.delete(oldest);
+  }
   return { integration, loaded: true };
 }
 
 /** Loads the folders one per turn of the loop, so deliveries that arrive meanwhile are not held up. */
 function warm(dirs: string[]): void {
-  const [dir, ...rest] = dirs;
+  const [dir, ...rest] = dirs.slice(0, settings.plugins);
   if (dir === undefined) return;
   try {
     integrationAt(dir);
@@ -52,6 +69,14 @@ function warm(dirs: string[]): void {
     // The server loaded every folder at start-up; one that fails now fails its delivery instead.
   }
   setImmediate(() => warm(rest));
+}
+
+function memory(request: MemoryRequest["memory"]): void {
+  if (request.gc && typeof globalThis.gc === "function") globalThis.gc();
+  const heap = v8.getHeapStatistics();
+  reply({
+    memory: { heapUsedBytes: heap.used_heap_size, heapTotalBytes: heap.total_heap_size, plugins: integrations.size },
+  });
 }
 
 function run(task: ThreadTask, body: Buffer): ThreadReply {
@@ -63,9 +88,10 @@ function run(task: ThreadTask, body: Buffer): ThreadReply {
   return { id: task.id, result: { error: toWireError(result.error), event: result.event, eventKey: result.eventKey } };
 }
 
-parentPort?.on("message", (message: TaskMessage[] | WarmUp) => {
-  if (!Array.isArray(message)) return warm(message.warm);
-  for (const task of message) serve(task);
+parentPort?.on("message", (message: TaskMessage[] | WarmUp | MemoryRequest) => {
+  if (Array.isArray(message)) for (const task of message) serve(task);
+  else if ("memory" in message) memory(message.memory);
+  else warm(message.warm);
 });
 
 function serve(message: TaskMessage): void {

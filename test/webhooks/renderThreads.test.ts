@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import { loadIntegrationFolder } from "../../src/webhooks/loader";
 import { decodeTask, encodeTask, PipelineThreads, type ThreadTask } from "../../src/webhooks/pipelineThreads";
 import { goodPlugin, writeFiles } from "../support/pluginFolders";
 import { startTestServer, type TestServer } from "../support/harness";
@@ -180,22 +181,74 @@ describe("a task's wire form", () => {
 });
 
 describe("warming the threads", () => {
-  it("loads every plugin on every thread ahead of its first delivery", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-warm-"));
+  /** A plugin whose transform notes each time a thread loads it (once per thread: require caches it). */
+  function markerPlugin(dir: string): { folder: string; loads: () => number } {
     const marker = path.join(dir, "loads.txt");
-    // The plugin notes each time it is loaded: once per thread is what warming must do.
     const transform = `require("node:fs").appendFileSync(${JSON.stringify(marker)}, "x"); exports.transform = () => ({});`;
-    writeFiles(
-      path.join(dir, "marker"),
-      goodPlugin("marker", { "transform.js": transform }, { transform: "transform.js" }),
-    );
-    const threads = new PipelineThreads({ threads: 2, timeoutMs: 1000, memoryMb: 128 });
+    const folder = path.join(dir, "marker");
+    writeFiles(folder, goodPlugin("marker", { "transform.js": transform }, { transform: "transform.js" }));
+    return { folder, loads: () => (fs.existsSync(marker) ? fs.readFileSync(marker, "utf8").length : 0) };
+  }
+
+  it("starts every thread and loads no plugin before its first delivery", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-warm-"));
+    const { loads } = markerPlugin(dir);
+    const threads = new PipelineThreads({ threads: 2, timeoutMs: 1000, memoryMb: 128, plugins: 64 });
     try {
-      threads.warm([path.join(dir, "marker")]);
-      const loads = () => (fs.existsSync(marker) ? fs.readFileSync(marker, "utf8").length : 0);
+      threads.warm();
+      const reports = await threads.memory();
+      expect(reports.map((r) => r.plugins)).toEqual([0, 0]);
+      for (const report of reports) expect(report.heapUsedBytes).toBeGreaterThan(0);
+      expect(loads()).toBe(0);
+    } finally {
+      await threads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("loads the plugin folders it is given on every thread ahead of their first delivery", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-warm-"));
+    const { folder, loads } = markerPlugin(dir);
+    const threads = new PipelineThreads({ threads: 2, timeoutMs: 1000, memoryMb: 128, plugins: 64 });
+    try {
+      threads.warm([folder]);
       for (let waited = 0; loads() < 2 && waited < 30_000; waited += 50)
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(loads()).toBe(2);
+      expect((await threads.memory()).map((r) => r.plugins)).toEqual([1, 1]);
+    } finally {
+      await threads.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a thread's plugins (WEBHOOK_RENDER_PLUGINS)", () => {
+  it("keeps the ones it used last, at most that many, and loads a dropped one again when it is needed", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-lru-"));
+    const names = ["alpha", "bravo", "charlie"];
+    for (const name of names) writeFiles(path.join(dir, name), goodPlugin(name));
+    const plugins = Object.fromEntries(names.map((n) => [n, loadIntegrationFolder(path.join(dir, n))]));
+    const threads = new PipelineThreads({ threads: 1, timeoutMs: 5000, memoryMb: 128, plugins: 2 });
+    const render = async (name: string, title: string) => {
+      const result = await threads.run(plugins[name], {
+        headers: { "content-type": "application/json" },
+        query: { stream: "general" },
+        body: Buffer.from(JSON.stringify({ title })),
+      });
+      if (!("outcome" in result) || result.outcome.kind !== "messages") throw new Error(JSON.stringify(result));
+      return result.outcome.messages.map((m) => m.content);
+    };
+    try {
+      expect(await render("alpha", "one")).toEqual(["Hello one"]);
+      expect(await render("bravo", "two")).toEqual(["Hello two"]);
+      expect((await threads.memory()).map((r) => r.plugins)).toEqual([2]);
+      // A third plugin drops the one used longest ago (alpha); alpha then comes back in bravo's place.
+      expect(await render("charlie", "three")).toEqual(["Hello three"]);
+      expect((await threads.memory()).map((r) => r.plugins)).toEqual([2]);
+      expect(await render("alpha", "four")).toEqual(["Hello four"]);
+      expect(await render("charlie", "five")).toEqual(["Hello five"]);
+      expect((await threads.memory()).map((r) => r.plugins)).toEqual([2]);
     } finally {
       await threads.close();
       fs.rmSync(dir, { recursive: true, force: true });
