@@ -566,12 +566,13 @@ export function templateCache(max: number): (source: string, markdown: boolean) 
 }
 
 export function compileTemplate(source: string, settings: CompileSettings = {}): TemplateFn {
-  const ast = parse(source, settings.markdown !== false);
-  const spec = engine.precompile(ast, COMPILE_OPTIONS);
+  const markdown = settings.markdown !== false;
+  const ast = parse(source, markdown);
+  const spec = checkedSpec(source, markdown, ast);
   const own = helpersIn(ast);
   const runnable = (partials: Record<string, Handlebars.TemplateDelegate>) => {
     const reachable = helpersOfPartials(partials);
-    return instantiate(spec, reachable ? environmentWith(new Set([...own, ...reachable])) : engine);
+    return instantiate(spec(), reachable ? environmentWith(new Set([...own, ...reachable])) : engine);
   };
   // One runnable template per set of partials it is rendered with (a plugin's are always the same
   // object); renders without partials (a fresh `{}` each time: checks, tests) share one.
@@ -590,9 +591,35 @@ export function compileTemplate(source: string, settings: CompileSettings = {}):
 /** Partials are compiled the same way (always Markdown) and handed to each render (they are per plugin). */
 export function compilePartial(source: string): Handlebars.TemplateDelegate {
   const ast = parse(source, true);
-  const partial = instantiate(engine.precompile(ast, COMPILE_OPTIONS), engine);
+  const spec = checkedSpec(source, true, ast);
+  let template: Handlebars.TemplateDelegate | undefined;
+  // Handlebars calls a partial as a plain function: its code is written on its first call.
+  const partial: Handlebars.TemplateDelegate = (context, options) =>
+    (template ??= instantiate(spec(), engine))(context, options);
   partialHelpers.set(partial, helpersIn(ast));
   return partial;
+}
+
+/** Handlebars' first compiler, which its types leave out (precompile runs it, then the JavaScript one). */
+interface WithCompiler {
+  Compiler: new () => { compile(ast: AST, options: CompileOptions): object };
+}
+
+/**
+ * A template's precompiled code, written on first use. `engine.precompile` runs two compilers: the
+ * first (tree → opcodes) is where Handlebars refuses what an author can get wrong (a helper that
+ * does not exist, a partial given two arguments), so it runs now and a mistake still stops
+ * start-up; the second writes the JavaScript, about three quarters of the time, and refuses nothing
+ * a template can hold. Only the source is kept until then (it is parsed again, as it was the first
+ * time), so a process or render thread pays for the code, and holds it, only for the templates it
+ * renders (docs/benchmarks.md#start-up-and-memory).
+ */
+function checkedSpec(source: string, markdown: boolean, ast: AST): () => TemplateSpecification {
+  // What precompile does with its options (`data` on), on a copy: the first compiler writes into them.
+  const options: CompileOptions = { ...COMPILE_OPTIONS, data: true };
+  new (engine as typeof engine & WithCompiler).Compiler().compile(engine.parse(ast as never, options), options);
+  let spec: TemplateSpecification | undefined;
+  return () => (spec ??= engine.precompile(parse(source, markdown), COMPILE_OPTIONS));
 }
 
 type CompileOptions = Parameters<typeof Handlebars.precompile>[1];
