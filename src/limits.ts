@@ -47,6 +47,8 @@ export const API_LOOKUP_TIMEOUT_MS = 5000;
 export const API_LOOKUP_MAX_RESPONSE_BYTES = 256 * 1024;
 /** The longest lookup path (placeholders filled): a longer one is not requested. */
 export const API_LOOKUP_MAX_PATH_CHARS = 2048;
+/** The longest value a set-up probe echoes (manifest `setupProbe.echoQuery`, Dropbox's challenge); longer is a 400. */
+export const MAX_SETUP_PROBE_ECHO_CHARS = 1000;
 /** Extra fields a plugin's success answer may carry (manifest `reply`), and the length of each value. */
 export const MAX_WEBHOOK_REPLY_FIELDS = 8;
 export const MAX_WEBHOOK_REPLY_FIELD_CHARS = 1000;

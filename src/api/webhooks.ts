@@ -5,6 +5,7 @@ import type { Context } from "koa";
 import { Router } from "@koa/router";
 import type { AppDeps } from "../deps";
 import { Errors } from "../errors";
+import { MAX_SETUP_PROBE_ECHO_CHARS } from "../limits";
 import { authenticateWebhook, parseBasicAuth } from "../http/auth";
 import { parseUrlencoded, readRawBody } from "../http/bodyParser";
 import { ok } from "../http/envelope";
@@ -22,13 +23,27 @@ export function webhookRouter(deps: AppDeps): Router {
 
   // Services that check the URL before saving it (Trello, Intercom…). A key, when given, must be
   // valid; nothing is posted. Other integrations do not answer GET (@koa/router routes HEAD here too).
+  // With `echoQuery` the probe's parameter is echoed (Dropbox's `challenge`), as plain text that no
+  // browser may read as anything else.
   router.get("/:name", async (ctx, next) => {
     const integration = deps.integrations.get(ctx.params.name);
-    if (!integration?.manifest.setupProbe) return next();
+    const probe = integration?.manifest.setupProbe;
+    if (!probe) return next();
     const query = parseUrlencoded(ctx.querystring, "Query string");
     if (query.api_key !== undefined || parseBasicAuth(ctx.get("authorization")))
       await authenticateWebhook(deps, ctx, query);
-    ok(ctx);
+    const echo = typeof probe === "object" ? probe.echoQuery : undefined;
+    const value = echo === undefined ? undefined : query[echo];
+    if (echo === undefined || value === undefined) return ok(ctx);
+    if ([...value].length > MAX_SETUP_PROBE_ECHO_CHARS)
+      throw Errors.invalidParam(
+        echo,
+        `Invalid '${echo}': longer than ${MAX_SETUP_PROBE_ECHO_CHARS} characters (MAX_SETUP_PROBE_ECHO_CHARS)`,
+      );
+    ctx.status = 200;
+    ctx.set("X-Content-Type-Options", "nosniff");
+    ctx.type = "text/plain; charset=utf-8";
+    ctx.body = value;
   });
 
   // Senders that append a path to the URL they are given (ntfy's `/<topic>`, Gotify's `/message`):

@@ -312,6 +312,9 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const optionKeys = (manifest.urlOptions ?? []).map((o) => o.key);
   if (manifest.api && !optionKeys.includes(manifest.api.tokenOption))
     problems.add("integration.json", `/api/tokenOption: document '${manifest.api.tokenOption}' in urlOptions`);
+  const probe = manifest.setupProbe;
+  if (typeof probe === "object" && RESERVED_PARAMS.includes(probe.echoQuery))
+    problems.add("integration.json", `/setupProbe/echoQuery: '${probe.echoQuery}' is a framework parameter`);
   for (const key of optionKeys.filter((k) => RESERVED_PARAMS.includes(k)))
     problems.add("integration.json", `/urlOptions: '${key}' is a framework parameter`);
   const usesBranches =

@@ -204,8 +204,12 @@ export interface Manifest {
   nothingToShow?: string;
   /** JSON with trailing commas is accepted (senders whose published examples carry them: Microsoft Teams). */
   lenientJson?: boolean;
-  /** HEAD and GET on the webhook URL answer 200 (services that check the URL before saving it). */
-  setupProbe?: boolean;
+  /**
+   * HEAD and GET on the webhook URL answer 200 (services that check the URL before saving it).
+   * `{"echoQuery": "challenge"}`: a GET carrying that query parameter is answered with its value as
+   * text/plain (Dropbox's verification request).
+   */
+  setupProbe?: boolean | { echoQuery: string };
   deliveryId?: DeliveryIdSource;
   /** View names the transform adds: template paths starting with them are not checked against the schema. */
   transformOutputs?: string[];
@@ -376,7 +380,17 @@ export const MANIFEST_SCHEMA = {
     lenientJson: { type: "boolean" },
     nothingToShow: nonEmpty,
     pathOption: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" },
-    setupProbe: { type: "boolean" },
+    setupProbe: {
+      oneOf: [
+        { type: "boolean" },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["echoQuery"],
+          properties: { echoQuery: { type: "string", pattern: "^[a-z_][a-z0-9_]*$" } },
+        },
+      ],
+    },
     reply,
     deliveryId: {
       oneOf: [
