@@ -39,6 +39,11 @@ const REFUSED: Record<string, string> = {
   // AppOptics: a body with neither `violations` nor `clear`, and truncated JSON: the reference answers 400 for both.
   "appoptics/bad_msg_type.json": "INVALID_PAYLOAD",
   "appoptics/bad_request.json": "INVALID_PAYLOAD",
+  // Slack: the reference answers 400 "Missing 'text' argument" / "Missing 'user_name' argument" and
+  // "channels_map_to_topics parameter other than 0 or 1"; ours name the field or option too.
+  "slack/message_info_missing_text.txt": "INVALID_PAYLOAD",
+  "slack/message_info_missing_user_name.txt": "INVALID_PAYLOAD",
+  "slack/message_with_normal_text--invalid_channels_map_to_topics.json": "INVALID_PAYLOAD",
 };
 
 const covered = fs.existsSync(SHARED)

@@ -1,0 +1,178 @@
+// Slack through the real app and database: the Events API's url_verification answer, names from
+// Slack's users.info and conversations.info with the app token (stubbed with nock from the
+// plugin's own api_responses/, and the shared corpus' when present), Slack's `{"ok": false}`
+// answers, a channel per Slack channel, the legacy outgoing webhook's form body, and bots left out.
+import fs from "node:fs";
+import path from "node:path";
+import nock from "nock";
+import { startTestServer, type TestServer } from "../support/harness";
+import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+
+const PLUGIN = path.join(__dirname, "..", "..", "integrations", "slack");
+const read = (...parts: string[]) => fs.readFileSync(path.join(PLUGIN, ...parts), "utf8");
+const json = (...parts: string[]) => JSON.parse(read(...parts));
+const TOKEN = "xoxb-4471205-ORCHARDTOKEN";
+const SLACK = "https://slack.com";
+const FORM = "application/x-www-form-urlencoded";
+
+/** Our message.json with another text. */
+function eventWith(text: string, event: Record<string, unknown> = {}): string {
+  const body = json("fixtures", "message.json");
+  return JSON.stringify({
+    ...body,
+    event_id: `Ev${Math.random().toString(36).slice(2, 12)}`,
+    event: { ...body.event, text, ...event },
+  });
+}
+
+describe("Slack", () => {
+  let server: TestServer;
+  const logLines: string[] = [];
+  const post = (body: string, query: Record<string, string> = {}, contentType = "application/json") =>
+    postWebhook(server, "slack", { body, contentType, query: { stream: "general", ...query } });
+  const posted = async (body: string, query: Record<string, string> = {}, contentType?: string) => {
+    const before = await latestMessageId(server);
+    const res = await post(body, query, contentType);
+    expect([res.status, res.body.result]).toEqual([200, "success"]);
+    return messagesSince(server, before, server.users.bot.id);
+  };
+  const stubNames = (user = json("api_responses", "users.info.json")) => {
+    const headers = { reqheaders: { authorization: `Bearer ${TOKEN}` } };
+    return [
+      nock(SLACK, headers).get("/api/users.info").query({ user: "U0MIREILLE" }).reply(200, user),
+      nock(SLACK, headers)
+        .get("/api/conversations.info")
+        .query({ channel: "C0HARVEST1" })
+        .reply(200, json("api_responses", "conversations.info.json")),
+    ];
+  };
+  const channelId = async (name: string) => (await server.db("streams").where({ name }).first())?.id as number;
+
+  beforeAll(async () => {
+    server = await startTestServer(
+      { LOG_LEVEL: "debug" },
+      { integrations: ["slack"], logDestination: { write: (line: string) => logLines.push(line) } },
+    );
+    const res = await server
+      .as(server.users.owner)
+      .post("/users/me/subscriptions", { subscriptions: [{ name: "harvest" }, { name: "Slack general" }] });
+    expect(res.status).toBe(200);
+  });
+  afterAll(() => server.close());
+  afterEach(() => nock.cleanAll());
+
+  it("answers url_verification with the challenge and posts nothing", async () => {
+    const body = read("fixtures", "ignore__url_verification.json");
+    const before = await latestMessageId(server);
+    const res = await post(body);
+    expect([res.status, res.body]).toEqual([
+      200,
+      { result: "success", msg: "", challenge: "kP3xR8vN2qL7wZ5tY9mB4cH6jD1fG0sA" },
+    ]);
+    expect(await messagesSince(server, before)).toEqual([]);
+  });
+
+  it("names the sender, the channel and their mentions from Slack's API, sending the token only there", async () => {
+    const scopes = stubNames();
+    const text = "<@U0MIREILLE> asks <@U0TOMASZ01> to keep <#C0HARVEST1> for *picking*; <!here>";
+    const stored = await posted(eventWith(text), { slack_app_token: TOKEN });
+    expect(scopes.every((s) => s.isDone())).toBe(true);
+    expect(stored.map((m) => [m.topic, m.content, m.stream_id])).toEqual([
+      [
+        "channel: harvest",
+        "**Mireille Okafor**: @Mireille Okafor asks @U0TOMASZ01 to keep #harvest for **picking**; @here",
+        server.general.id,
+      ],
+    ]);
+    // Nobody is notified: a broadcast and a Slack name are text, not mentions.
+    const row = await server.db("messages").where({ id: stored[0].id }).first();
+    expect(row.rendered_content).not.toContain("mention");
+    expect(logLines.join("\n")).not.toContain(TOKEN);
+    await server.deps.webhookOps.log.idle();
+    expect(JSON.stringify(await server.db("webhook_deliveries").select())).not.toContain(TOKEN);
+  });
+
+  it("posts to the channel named after the Slack channel with channels_map_to_topics=0 (and mapping=channels)", async () => {
+    for (const query of [{ channels_map_to_topics: "0" }, { mapping: "channels" }] as Record<string, string>[]) {
+      stubNames();
+      const stored = await posted(eventWith("The press is booked."), { slack_app_token: TOKEN, ...query });
+      expect(stored.map((m) => [m.topic, m.content, m.stream_id])).toEqual([
+        ["Message from Slack", "**Mireille Okafor**: The press is booked.", await channelId("harvest")],
+      ]);
+    }
+  });
+
+  it("treats Slack's {ok: false} answer as no answer, and makes no request without a token", async () => {
+    const scopes = stubNames(json("api_responses", "user_not_found.json"));
+    const stored = await posted(eventWith("<@U0MIREILLE> here"), { slack_app_token: TOKEN });
+    expect(scopes.every((s) => s.isDone())).toBe(true);
+    expect(stored.map((m) => [m.topic, m.content])).toEqual([["channel: harvest", "**U0MIREILLE**: @U0MIREILLE here"]]);
+
+    const withoutToken = await posted(eventWith("ids only"));
+    expect(withoutToken.map((m) => [m.topic, m.content])).toEqual([
+      ["channel: C0HARVEST1", "**U0MIREILLE**: ids only"],
+    ]);
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it("falls back to the ids when Slack cannot be reached", async () => {
+    nock(SLACK).get("/api/users.info").query(true).replyWithError({ code: "ECONNRESET" });
+    nock(SLACK).get("/api/conversations.info").query(true).reply(503, "unavailable");
+    const stored = await posted(eventWith("still posted"), { slack_app_token: TOKEN });
+    expect(stored.map((m) => m.content)).toEqual(["**U0MIREILLE**: still posted"]);
+  });
+
+  it("takes the legacy outgoing webhook's form body, and its channel_name for channels_map_to_topics=0", async () => {
+    const fields = new URLSearchParams(json("fixtures", "outgoing_webhook.json")).toString();
+    const toTopic = await posted(fields, {}, FORM);
+    expect(toTopic.map((m) => [m.topic, m.stream_id])).toEqual([["channel: harvest", server.general.id]]);
+    expect(toTopic[0].content).toBe(
+      "**mireille**: deploy: **the new rows** are planted, @tomasz please check [the map](https://orchard.example/rows)",
+    );
+    const toChannel = await posted(fields, { channels_map_to_topics: "0" }, FORM);
+    expect(toChannel.map((m) => [m.topic, m.stream_id])).toEqual([["Message from Slack", await channelId("harvest")]]);
+  });
+
+  it("refuses a form without text, naming the field, and a bad channels_map_to_topics, naming the option", async () => {
+    const fields = json("fixtures", "outgoing_webhook.json");
+    delete fields.text;
+    const missing = await post(new URLSearchParams(fields).toString(), {}, FORM);
+    expect([missing.status, missing.body.code, missing.body.msg]).toEqual([
+      400,
+      "INVALID_PAYLOAD",
+      "Invalid Slack payload: /text is missing",
+    ]);
+    const bad = await post(eventWith("x"), { channels_map_to_topics: "abc" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain("channels_map_to_topics");
+  });
+
+  it("posts nothing for a bot's message, answering success", async () => {
+    const before = await latestMessageId(server);
+    const res = await post(read("fixtures", "ignore__bot_id.json"), { slack_app_token: TOKEN });
+    expect([res.status, res.body.result]).toEqual([200, "success"]);
+    expect(await messagesSince(server, before)).toEqual([]);
+  });
+
+  const SHARED = path.join(__dirname, "..", "..", "..", "shared", "fixtures", "slack");
+  (fs.existsSync(SHARED) ? it : it.skip)(
+    "renders the shared corpus' answers as the reference's notes say",
+    async () => {
+      const shared = (...parts: string[]) => fs.readFileSync(path.join(SHARED, ...parts), "utf8");
+      const user = JSON.parse(shared("api_responses", "slack_users_info_api_response.json"));
+      const channel = JSON.parse(shared("api_responses", "slack_conversations_info_api_response.json"));
+      nock(SLACK).get("/api/users.info").query(true).reply(200, user);
+      nock(SLACK).get("/api/conversations.info").query(true).reply(200, channel);
+      const body = shared("message_with_normal_text--url_options_channels_mapping_true.json");
+      const stored = await posted(body, { slack_app_token: "xoxp-XXXXXXXXXXXXXXXXXXXXX", mapping: "channels" });
+      // "Zulip posts to the channel named after the Slack channel ('Slack general')".
+      expect(stored.map((m) => [m.content, m.stream_id])).toEqual([
+        [`**${user.user.real_name}**: Hello, this is a normal text message`, await channelId(channel.channel.name)],
+      ]);
+      const handshake = await post(shared("challenge_handshake_payload--challenge_handshake_payload.json"));
+      expect(handshake.body.challenge).toBe(
+        JSON.parse(shared("challenge_handshake_payload--challenge_handshake_payload.json")).challenge,
+      );
+    },
+  );
+});
