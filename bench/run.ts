@@ -5,7 +5,10 @@
 // and event latency (a long-polling client, from the start of a send to the event's arrival). The
 // throughput cases run in rounds (BENCH_ROUNDS, 3) and report their median round; MariaDB is settled
 // before each MySQL case. Last, the event loop's delay while 4 MB webhook deliveries are posted
-// (bench/webhookLoopDelay.ts, key webhookLoopDelay). Writes bench/results.md and bench/results.json.
+// (bench/webhookLoopDelay.ts, key webhookLoopDelay). First, before any of those servers starts: the
+// server's start-up time on fresh and existing databases against a bare Koa's (key startup), and the
+// memory of its main thread and of each render thread (key threadMemory; bench/startup.ts).
+// Writes bench/results.md and bench/results.json.
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -24,6 +27,8 @@ import { createBot, createUser } from "../src/services/users/users";
 import { nameKey } from "../src/names";
 import { githubPushPayload } from "./githubPush";
 import { measureWebhookLoopDelay, type LoopDelayCase } from "./webhookLoopDelay";
+import { measureMemoryPerThread, measureStartup, type StartupCase } from "./startup";
+import type { ThreadMemoryResult } from "./threadMemory";
 
 const ROOT = path.join(__dirname, "..");
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? "mysql://root@127.0.0.1:3306/test";
@@ -365,7 +370,52 @@ async function serialSendLatency(port: number, name: string): Promise<Case> {
   return latencyCase(name, samples, seconds);
 }
 
+/** The start-up and memory tables of results.md (empty when neither was measured). */
+function startupTables(startup: StartupCase[], memory: ThreadMemoryResult | undefined): string[] {
+  const lines: string[] = [];
+  if (startup.length > 0)
+    lines.push(
+      `Start-up: spawning \`node --import tsx\` to the first 200 from GET /api/v1/server_settings (the baseline: from ` +
+        `GET /), median of ${startup[0].rounds_ms.length} round(s); CPU time of every thread of the process until ` +
+        "then, and its RSS once it answered:",
+      "",
+      "| case | ms to first 200 | each round, ms | CPU ms | RSS MB |",
+      "| --- | ---: | --- | ---: | ---: |",
+      ...startup.map((c) => `| ${c.name} | ${c.ms} | ${c.rounds_ms.join(", ")} | ${c.cpu_ms} | ${c.rss_mb} |`),
+      "",
+    );
+  if (memory) {
+    const threads = (r: ThreadMemoryResult["after_start"]) =>
+      r.threads.map((t) => `${t.heap_used_mb} (${t.plugins} plugins)`).join("; ");
+    lines.push(
+      `Memory per thread (bench/threadMemory.ts: ${memory.plugins} plugins, ${memory.threads} render thread(s) keeping ` +
+        `at most ${memory.plugins_per_thread} plugins each; heap used after a garbage collection, MB):`,
+      "",
+      "| when | main thread heap | process RSS | each render thread's heap |",
+      "| --- | ---: | ---: | --- |",
+      `| after start | ${memory.after_start.main_heap_used_mb} | ${memory.after_start.rss_mb} | ${threads(memory.after_start)} |`,
+      `| after all ${memory.cases} fixture cases, once each | ${memory.after_every_fixture.main_heap_used_mb} | ` +
+        `${memory.after_every_fixture.rss_mb} | ${threads(memory.after_every_fixture)} |`,
+      "",
+    );
+  }
+  return lines;
+}
+
 async function main(): Promise<void> {
+  // Start-up and memory first, while no other server of the bench is running.
+  const startup: StartupCase[] = wanted("startup")
+    ? await measureStartup({
+        port: PORT_BASE + 20,
+        rounds: ROUNDS,
+        mysql: { baseUrl: BASE_URL, database: `${DB_NAME}_startup` },
+      })
+    : [];
+  const memory = wanted("threadMemory") ? await measureMemoryPerThread() : undefined;
+  if (ONLY && [...ONLY].every((key) => key === "startup" || key === "threadMemory")) {
+    process.stdout.write("\n" + startupTables(startup, memory).join("\n") + "\n");
+    return;
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-"));
   const mysqlUrl = await freshMysqlDatabase();
   const sqliteFile = path.join(dataDir, "server.sqlite3");
@@ -570,6 +620,8 @@ async function main(): Promise<void> {
       cases.eventLatency && cases.naiveSerialSend
         ? Math.round((cases.eventLatency.p99_ms / cases.naiveSerialSend.p99_ms) * 1000) / 1000
         : null,
+    // Start-up on a fresh SQLite data directory against a bare Koa's under the same tsx.
+    startup_vs_bare_koa_startup: startup.length >= 2 ? Math.round((startup[1].ms / startup[0].ms) * 1000) / 1000 : null,
   };
   // A target whose cases were not run (BENCH_ONLY) is null: "not run".
   const check = (value: number | null | undefined, ok: (v: number) => boolean) =>
@@ -589,6 +641,10 @@ async function main(): Promise<void> {
       check(ratios.idle_crowd_cost_vs_send_cost, (v) => v < 10),
     ],
     ["event latency p99 < 5 ms", check(cases.eventLatency?.p99_ms, (v) => v < 5)],
+    [
+      "start-up < 10 s with every plugin (each database, fresh and existing)",
+      startup.length >= 2 ? startup.slice(1).every((c) => c.ms < 10_000) : null,
+    ],
   ] as const;
   const order = [
     "bareKoa",
@@ -625,6 +681,8 @@ async function main(): Promise<void> {
         ratios,
         targets: Object.fromEntries(targets),
         loop_delay: loopDelay,
+        startup,
+        thread_memory: memory ?? null,
       },
       null,
       2,
@@ -658,6 +716,7 @@ async function main(): Promise<void> {
     "| --- | ---: | ---: | ---: | ---: |",
     ...loopDelay.map((c) => `| ${c.name} | ${c.max_ms} | ${c.p99_ms} | ${c.mean_ms} | ${c.busy_ms_per_delivery} |`),
     "",
+    ...startupTables(startup, memory),
   ].join("\n");
   // The "## Earlier measurements" part of results.md is history: kept below the new table.
   const resultsFile = path.join(ROOT, "bench", "results.md");
