@@ -4,8 +4,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv";
-import addFormats from "ajv-formats";
-import RE2 from "re2";
 import { globSync } from "glob";
 import { compilePartial, compileTemplate, HELPER_NAMES, type TemplateFn } from "./helpers";
 import {
@@ -22,6 +20,7 @@ import type { Integration, LoadedEvent, TransformFn } from "./registry";
 import { checkTemplatePaths, resolveRef, scopeAt, type Schema } from "./templatePaths";
 import { checkTables, checkTableUses } from "./tables";
 import { frameworkPartials, transformCopies } from "./frameworkParts";
+import { pluginAjv } from "./schemaCompiler";
 
 /** integrations/_shared/ (and any folder starting with "_") holds what a few plugins share: never a plugin. */
 export const SHARED_DIR = "_shared";
@@ -33,13 +32,6 @@ export class IntegrationLoadError extends Error {
     );
   }
 }
-
-/**
- * A schema's `pattern` keywords match payload text: they run on RE2 (linear time), not on
- * JavaScript's backtracking engine, where `^(a+)+$` against 40 a's and a "!" runs for days. RE2 has
- * no lookaround or backreferences: a pattern using them stops start-up with its schema named.
- */
-const linearRegExp = Object.assign((pattern: string, flags: string) => new RE2(pattern, flags), { code: "re2" });
 
 const manifestAjv = new Ajv2020({ allErrors: true, strict: false });
 const validateManifest = manifestAjv.compile(MANIFEST_SCHEMA);
@@ -325,8 +317,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     problems.add("integration.json", "/urlOptions: branchPath is set, so document a 'branches' URL option");
 
   // Payload schema: the root schema always applies; an event may add "#/..." from the same file.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
-  addFormats(ajv);
+  const ajv = pluginAjv();
   const schemaFile = manifest.schema ?? "schema.json";
   const rawSchema = readJson(problems, dir, schemaFile) as Record<string, unknown> | undefined;
   const schemaId = `switchboard:${manifest.name}/${schemaFile}`;

@@ -20,7 +20,7 @@ export interface WebhookOps {
   threads: PipelineThreads;
   /** Posts messages that mention (or DM) outgoing-webhook bots to their URLs, after commit. */
   outgoing: OutgoingWebhooks;
-  /** Starts the render threads and loads every plugin on them (the server does, once it listens). */
+  /** Starts the render threads (the server does, once it listens); they load plugins as deliveries need them. */
   warmRenderThreads(): void;
   close(): Promise<void>;
 }
@@ -45,6 +45,7 @@ export function createWebhookOps(deps: WebhookOpsDeps): WebhookOps {
   const close = async () => {
     await Promise.all([log.close(), threads.close(), outgoing.close()]);
   };
-  const warmRenderThreads = () => threads.warm(deps.integrations.all().map((i) => i.dir));
+  // Threads only: each compiles a plugin on its first delivery (WEBHOOK_RENDER_PLUGINS bounds how many it keeps).
+  const warmRenderThreads = () => threads.warm();
   return { log, overrides, deliveries, ingest, threads, outgoing, warmRenderThreads, close };
 }
