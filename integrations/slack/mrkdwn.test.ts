@@ -145,7 +145,7 @@ describe("convertMrkdwn: linear time on hostile text", () => {
 
 describe("mappingOf", () => {
   it("reads channels_map_to_topics, then mapping; topics by default", () => {
-    expect(mappingOf({})).toBe("topics");
+    expect(mappingOf({})).toBe("single");
     expect(mappingOf({ channels_map_to_topics: "0" })).toBe("channels");
     expect(mappingOf({ channels_map_to_topics: " 1 ", mapping: "channels" })).toBe("topics");
     expect(mappingOf({ channels_map_to_topics: "", mapping: "channels" })).toBe("channels");

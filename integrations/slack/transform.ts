@@ -1,12 +1,13 @@
 // Slack: the message text (an outgoing webhook's `text`, an Events API message's `event.text`)
 // converted from Slack mrkdwn (mrkdwn.ts), and where the message goes: each Slack channel as a
-// topic (the default) or as a channel of its own. Names come from the templates (the outgoing
+// topic, as a channel of its own, or (the default) all under one topic. Names come from the templates (the outgoing
 // webhook's own fields, or Slack's API when a token is given); this only marks where they go.
 import { defineTransform, nonEmptyText, refusePayload, type TransformContext } from "../../src/webhooks/plugin";
 import { CHANNEL_TOKEN, USER_TOKEN, convertMrkdwn } from "./mrkdwn";
 import type { Payload } from "./schema";
 
-export type Mapping = "topics" | "channels";
+/** `single`: neither option given, every message in the URL's channel under one topic. */
+export type Mapping = "single" | "topics" | "channels";
 
 export type SlackView = {
   slack_text: string;
@@ -31,7 +32,8 @@ export function mappingOf(options: Record<string, string | undefined>): Mapping 
       "Invalid Slack URL option channels_map_to_topics: expected 0 (a channel per Slack channel) or 1 (a topic per Slack channel)",
     );
   const mapping = options.mapping?.trim() ?? "";
-  if (mapping === "" || mapping === "topics") return "topics";
+  if (mapping === "") return "single";
+  if (mapping === "topics") return "topics";
   if (mapping === "channels") return "channels";
   return refusePayload("Invalid Slack URL option mapping: expected channels or topics");
 }

@@ -75,7 +75,7 @@ describe("Slack", () => {
   it("names the sender, the channel and their mentions from Slack's API, sending the token only there", async () => {
     const scopes = stubNames();
     const text = "<@U0MIREILLE> asks <@U0TOMASZ01> to keep <#C0HARVEST1> for *picking*; <!here>";
-    const stored = await posted(eventWith(text), { slack_app_token: TOKEN });
+    const stored = await posted(eventWith(text), { slack_app_token: TOKEN, channels_map_to_topics: "1" });
     expect(scopes.every((s) => s.isDone())).toBe(true);
     expect(stored.map((m) => [m.topic, m.content, m.stream_id])).toEqual([
       [
@@ -104,11 +104,14 @@ describe("Slack", () => {
 
   it("treats Slack's {ok: false} answer as no answer, and makes no request without a token", async () => {
     const scopes = stubNames(json("api_responses", "user_not_found.json"));
-    const stored = await posted(eventWith("<@U0MIREILLE> here"), { slack_app_token: TOKEN });
+    const stored = await posted(eventWith("<@U0MIREILLE> here"), {
+      slack_app_token: TOKEN,
+      channels_map_to_topics: "1",
+    });
     expect(scopes.every((s) => s.isDone())).toBe(true);
     expect(stored.map((m) => [m.topic, m.content])).toEqual([["channel: harvest", "**U0MIREILLE**: @U0MIREILLE here"]]);
 
-    const withoutToken = await posted(eventWith("ids only"));
+    const withoutToken = await posted(eventWith("ids only"), { channels_map_to_topics: "1" });
     expect(withoutToken.map((m) => [m.topic, m.content])).toEqual([
       ["channel: C0HARVEST1", "**U0MIREILLE**: ids only"],
     ]);
@@ -122,9 +125,11 @@ describe("Slack", () => {
     expect(stored.map((m) => m.content)).toEqual(["**U0MIREILLE**: still posted"]);
   });
 
-  it("takes the legacy outgoing webhook's form body, and its channel_name for channels_map_to_topics=0", async () => {
+  it("takes the legacy outgoing webhook's form body: one topic by default, its channel_name as the topic (=1) or the channel (=0)", async () => {
     const fields = new URLSearchParams(json("fixtures", "outgoing_webhook.json")).toString();
-    const toTopic = await posted(fields, {}, FORM);
+    const oneTopic = await posted(fields, {}, FORM);
+    expect(oneTopic.map((m) => [m.topic, m.stream_id])).toEqual([["Message from Slack", server.general.id]]);
+    const toTopic = await posted(fields, { channels_map_to_topics: "1" }, FORM);
     expect(toTopic.map((m) => [m.topic, m.stream_id])).toEqual([["channel: harvest", server.general.id]]);
     expect(toTopic[0].content).toBe(
       "**mireille**: deploy: **the new rows** are planted, @tomasz please check [the map](https://orchard.example/rows)",
