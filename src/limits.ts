@@ -54,3 +54,13 @@ export const MAX_WEBHOOK_REPLY_FIELDS = 8;
 export const MAX_WEBHOOK_REPLY_FIELD_CHARS = 1000;
 /** Distinct channels one delivery's messages may name (manifest `channel`); more is a 400, nothing posted. */
 export const MAX_WEBHOOK_DELIVERY_CHANNELS = 10;
+/** Amazon SNS (manifest `verification: "aws-sns"`): how long fetching a signing certificate may take. */
+export const SNS_CERT_TIMEOUT_MS = 5000;
+/** The largest signing certificate read (AWS's are about 2 KiB of PEM); a longer answer is refused. */
+export const SNS_CERT_MAX_BYTES = 16 * 1024;
+/** Signing certificates kept in memory by URL; the oldest goes first (AWS uses a handful per region). */
+export const SNS_CERT_CACHE_MAX_ENTRIES = 64;
+/** How long the opt-in confirmation's GET of a SubscribeURL may take; the message then gives the link. */
+export const SNS_CONFIRM_TIMEOUT_MS = 5000;
+/** The most of a ConfirmSubscription answer read (its status is what counts). */
+export const SNS_CONFIRM_MAX_RESPONSE_BYTES = 64 * 1024;

@@ -142,6 +142,8 @@ function checkTemplatesAgainstSchema(
     ...(manifest.transformOutputs ?? []),
     ...Object.keys(manifest.outputs ?? {}),
     ...(manifest.api ? ["api"] : []),
+    // And what the manifest's `verification` found (the SNS confirmation's outcome).
+    ...(manifest.verification ? ["verification"] : []),
   ];
   const out: { file: string; what: string }[] = [];
   const uses = new Map<string, TemplateUse>();

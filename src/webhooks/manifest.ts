@@ -221,6 +221,12 @@ export interface Manifest {
   /** A body that is a JSON array becomes `{ <wrapArray>: [...] }` (for services that post bare arrays). */
   wrapArray?: string;
   api?: ApiSpec;
+  /**
+   * A service's own signature scheme, verified outside the pure pipeline before anything is posted
+   * (src/services/webhooks/awsSns.ts): "aws-sns" checks Amazon SNS's certificate-based signature and
+   * reads the `auto_confirm` URL option. Templates read its results as `verification.*`.
+   */
+  verification?: "aws-sns";
   /** Answer fields for every event (an event's own `reply` wins field by field). */
   reply?: ReplySpec;
 }
@@ -391,6 +397,7 @@ export const MANIFEST_SCHEMA = {
         },
       ],
     },
+    verification: { enum: ["aws-sns"] },
     reply,
     deliveryId: {
       oneOf: [

@@ -36,6 +36,8 @@ export interface WebhookRequest {
   receivedAt?: number;
   /** What the plugin's API lookups answered (manifest `api`), by lookup name: templates read `api.<name>`. */
   api?: Record<string, unknown>;
+  /** What the manifest's `verification` step found (src/services/webhooks/awsSns.ts): templates read `verification.*`. */
+  verification?: Record<string, unknown>;
   /** The organization's template overrides for this integration, by event key. */
   overrides?: ReadonlyMap<string, EventOverride>;
 }
@@ -212,7 +214,8 @@ function readAndRender(
   const { manifest } = integration;
   // A bot with a secret accepts only deliveries that prove they know it: an integration whose
   // service cannot sign is refused rather than silently unprotected (use another bot for it).
-  if (request.secret && !manifest.signature) {
+  // A `verification` scheme (Amazon SNS's certificates) proves the sender without the secret.
+  if (request.secret && !manifest.signature && !manifest.verification) {
     throw new ApiError(
       "INVALID_SIGNATURE",
       `This bot has a webhook secret, but ${manifest.displayName} deliveries cannot be signed: ` +
@@ -287,6 +290,7 @@ function readAndRender(
   const extra = integration.transform?.(payload, { event: resolved.event, action: resolved.action, options }) ?? {};
   const view: Record<string, unknown> = { ...(payload as Record<string, unknown>), ...extra };
   if (manifest.api) view.api = request.api ?? {};
+  if (manifest.verification) view.verification = request.verification ?? {};
   const topicOverride = request.query.topic?.trim() || undefined;
   const data = {
     event: resolved.event,

@@ -24,6 +24,7 @@ import { insertChannel } from "../../src/services/channels/channels";
 import { createRealm } from "../../src/services/realms/realms";
 import { createBot, createUser } from "../../src/services/users/users";
 import { ApiClient } from "./client";
+import { HARNESS_SNS_CERT_URL, harnessSnsKeys } from "./snsSigning";
 import { copyMigratedTemplate } from "./mysqlTemplate";
 
 export interface TestUser extends UserRow {
@@ -174,6 +175,9 @@ export async function startTestServer(
   });
   const integrations = options.integrations === "all" ? true : (options.integrations ?? DEFAULT_PLUGINS);
   const deps = await createDeps(config, { logDestination: options.logDestination, integrations });
+  // postWebhook signs Amazon SNS bodies with this key (test/support/snsSigning.ts): trusted, never fetched.
+  if (deps.integrations.all().some((i) => i.manifest.verification === "aws-sns"))
+    deps.webhookOps.sns.remember(HARNESS_SNS_CERT_URL, harnessSnsKeys().publicKey);
   const { realm, owner, ownerApiKey } = await createRealm(deps.db, {
     subdomain: "",
     name: "Test Org",

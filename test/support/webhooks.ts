@@ -1,6 +1,7 @@
 // Helpers for webhook tests: post raw bodies to /api/v1/external/<name> and read back what the
 // bot stored, straight from the database.
 import type { TestServer, TestUser } from "./harness";
+import { harnessSignedBody } from "./snsSigning";
 
 export interface WebhookResponse {
   status: number;
@@ -29,6 +30,8 @@ export async function postWebhook(
     contentType?: string;
     apiKey?: string | null;
     user?: TestUser;
+    /** false: an Amazon SNS body is sent as given, not signed with the harness key (test/support/snsSigning.ts). */
+    snsSign?: boolean;
   } = {},
 ): Promise<WebhookResponse> {
   const query = new URLSearchParams();
@@ -39,7 +42,7 @@ export async function postWebhook(
   const res = await fetch(`${server.url}/api/v1/external/${name}${qs ? `?${qs}` : ""}`, {
     method: "POST",
     headers: { "content-type": options.contentType ?? "application/json", ...options.headers },
-    body: options.body ?? "",
+    body: snsSigned(server, name, options.body ?? "", options.snsSign),
   });
   const text = await res.text();
   let body: Record<string, any>;
@@ -49,6 +52,12 @@ export async function postWebhook(
     throw new Error(`POST /external/${name}: non-JSON ${res.status}: ${text.slice(0, 200)}`);
   }
   return { status: res.status, body, headers: res.headers };
+}
+
+/** Bodies for a plugin that verifies Amazon SNS signatures carry a real one, as SNS sends them. */
+function snsSigned(server: TestServer, name: string, body: string | Buffer, sign = true): string | Buffer {
+  const verification = server.deps.integrations.get(name)?.manifest.verification;
+  return sign && verification === "aws-sns" ? harnessSignedBody(body) : body;
 }
 
 export async function latestMessageId(server: TestServer): Promise<number> {

@@ -10,6 +10,7 @@ import type { DeliverWebhook, DeliveryResult } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
 import { lookupApiDetails } from "./apiLookup";
+import { SnsVerifier, verifyDelivery } from "./awsSns";
 
 export interface IngestInput {
   integration: Integration;
@@ -49,6 +50,7 @@ export function createIngest(
   deliverWebhook: DeliverWebhook,
   overrides: WebhookOverrides,
   pipeline: Pick<PipelineThreads, "run">,
+  sns: SnsVerifier = new SnsVerifier(),
 ): Ingest {
   return async function ingest(d) {
     let trace: DeliveryTrace = {};
@@ -64,8 +66,15 @@ export function createIngest(
         overrides: eventOverrides,
         ...(api ? { api } : {}),
       };
-      const result = await pipeline.run(d.integration, request);
-      trace = eventTrace(result);
+      const read = await pipeline.run(d.integration, request);
+      trace = eventTrace(read);
+      // A service's own signature scheme (manifest `verification`): checked before anything is posted.
+      const result = await verifyDelivery(sns, {
+        ...d,
+        request,
+        result: read,
+        render: (again) => pipeline.run(d.integration, again),
+      });
       const delivered = await deliverWebhook({
         integration: d.integration,
         realm: d.realm,

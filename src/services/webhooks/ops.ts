@@ -7,6 +7,7 @@ import { PipelineThreads } from "../../webhooks/pipelineThreads";
 import { WebhookDeliveries } from "./deliveries";
 import { DeliveryLog } from "./deliveryLog";
 import { createWebhookDelivery, type WebhookDeliveryDeps } from "./delivery";
+import { SnsVerifier } from "./awsSns";
 import { createIngest, type Ingest } from "./ingest";
 import { OutgoingWebhooks } from "./outgoing";
 import { WebhookOverrides } from "./overrides";
@@ -16,6 +17,8 @@ export interface WebhookOps {
   overrides: WebhookOverrides;
   deliveries: WebhookDeliveries;
   ingest: Ingest;
+  /** Amazon SNS's signing certificates (cached by URL) and confirmations, for ingest. */
+  sns: SnsVerifier;
   /** The render threads: deliveries, replays and previews run the pipeline there. */
   threads: PipelineThreads;
   /** Posts messages that mention (or DM) outgoing-webhook bots to their URLs, after commit. */
@@ -35,7 +38,8 @@ export function createWebhookOps(deps: WebhookOpsDeps): WebhookOps {
   const log = new DeliveryLog(deps.db, deps.config.webhookLog, deps.logger.child({ logger: "webhooks.log" }));
   const overrides = new WebhookOverrides(deps.db, deps.bus, deps.integrations);
   const threads = new PipelineThreads(deps.config.webhookRender, deps.logger.child({ logger: "webhooks.render" }));
-  const ingest = createIngest(createWebhookDelivery(deps), overrides, threads);
+  const sns = new SnsVerifier();
+  const ingest = createIngest(createWebhookDelivery(deps), overrides, threads, sns);
   const deliveries = new WebhookDeliveries(deps.db, deps.integrations, ingest);
   const outgoing = new OutgoingWebhooks({
     ...deps,
@@ -47,5 +51,5 @@ export function createWebhookOps(deps: WebhookOpsDeps): WebhookOps {
   };
   // Threads only: each compiles a plugin on its first delivery (WEBHOOK_RENDER_PLUGINS bounds how many it keeps).
   const warmRenderThreads = () => threads.warm();
-  return { log, overrides, deliveries, ingest, threads, outgoing, warmRenderThreads, close };
+  return { log, overrides, deliveries, ingest, sns, threads, outgoing, warmRenderThreads, close };
 }
