@@ -58,7 +58,9 @@ function notes(m: Manifest): string {
   if (m.signature?.timestamp)
     out.push(`signed ${code(m.signature.timestamp.field)} within ${m.signature.timestamp.toleranceSeconds} s`);
   if (m.verification === "aws-sns") out.push("Amazon SNS signatures verified (certificate from an SNS host)");
-  if (m.setupProbe) out.push("answers HEAD/GET set-up probes");
+  if (typeof m.setupProbe === "object")
+    out.push(`answers its GET verification (echoes ${code(m.setupProbe.echoQuery)})`);
+  else if (m.setupProbe) out.push("answers HEAD/GET set-up probes");
   const direct = Object.entries(m.events)
     .filter(([, spec]) => spec.direct || spec.directWhen)
     .map(([key]) => code(key));
