@@ -41,6 +41,8 @@ export const MAX_JSON_PATH_LENGTH = 200;
 export const MAX_JSON_PATH_SEGMENTS = 32;
 /** A plugin's API lookups (manifest `api.lookups`) per delivery, all made at once. */
 export const MAX_API_LOOKUPS = 8;
+/** A URL option's fixed values (manifest `urlOptions[].values`), each at most 100 characters: the 400 lists them all. */
+export const MAX_URL_OPTION_VALUES = 20;
 /** How long a delivery's API lookups may take together; the message then says what the payload says. */
 export const API_LOOKUP_TIMEOUT_MS = 5000;
 /** The largest API answer read for a lookup; a longer one counts as no answer. */

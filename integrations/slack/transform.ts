@@ -2,7 +2,7 @@
 // converted from Slack mrkdwn (mrkdwn.ts), and where the message goes: each Slack channel as a
 // topic, as a channel of its own, or (the default) all under one topic. Names come from the templates (the outgoing
 // webhook's own fields, or Slack's API when a token is given); this only marks where they go.
-import { defineTransform, nonEmptyText, refusePayload, type TransformContext } from "../../src/webhooks/plugin";
+import { defineTransform, nonEmptyText, type TransformContext } from "../../src/webhooks/plugin";
 import { CHANNEL_TOKEN, USER_TOKEN, convertMrkdwn } from "./mrkdwn";
 import type { Payload } from "./schema";
 
@@ -20,22 +20,16 @@ export type SlackView = {
 
 /**
  * `channels_map_to_topics` (the reference's option: 1 or 0) or, without it, `mapping`
- * (`topics` / `channels`, the integration page's choice). Blank counts as not given; anything
- * else is refused rather than guessed, as the reference does.
+ * (`topics` / `channels`, the integration page's choice). Blank counts as not given; any other
+ * value never gets here: the manifest lists each option's values, and the framework refuses the rest.
  */
 export function mappingOf(options: Record<string, string | undefined>): Mapping {
-  const toTopics = options.channels_map_to_topics?.trim() ?? "";
+  const toTopics = options.channels_map_to_topics;
   if (toTopics === "1") return "topics";
   if (toTopics === "0") return "channels";
-  if (toTopics !== "")
-    refusePayload(
-      "Invalid Slack URL option channels_map_to_topics: expected 0 (a channel per Slack channel) or 1 (a topic per Slack channel)",
-    );
-  const mapping = options.mapping?.trim() ?? "";
-  if (mapping === "") return "single";
-  if (mapping === "topics") return "topics";
-  if (mapping === "channels") return "channels";
-  return refusePayload("Invalid Slack URL option mapping: expected channels or topics");
+  if (options.mapping === "topics") return "topics";
+  if (options.mapping === "channels") return "channels";
+  return "single";
 }
 
 export default defineTransform<Payload, SlackView>((payload: Payload, context: TransformContext) => {

@@ -57,6 +57,8 @@ function notes(m: Manifest): string {
     );
   if (m.signature?.timestamp)
     out.push(`signed ${code(m.signature.timestamp.field)} within ${m.signature.timestamp.toleranceSeconds} s`);
+  const stamp = m.signature?.timestampHeader;
+  if (stamp) out.push(`signed ${code(stamp.header)} within ${stamp.toleranceSeconds} s`);
   if (m.verification === "aws-sns") out.push("Amazon SNS signatures verified (certificate from an SNS host)");
   if (typeof m.setupProbe === "object")
     out.push(`answers its GET verification (echoes ${code(m.setupProbe.echoQuery)})`);

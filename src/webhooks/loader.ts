@@ -265,6 +265,37 @@ function checkReplyNames(manifest: Manifest): { where: string; what: string }[] 
   return out;
 }
 
+/** `signature.timestampHeader`: its placeholders once each, and not mixed with another way of signing the time. */
+function checkSignatureSpec(manifest: Manifest): { where: string; what: string }[] {
+  const spec = manifest.signature;
+  const stamp = spec?.timestampHeader;
+  if (!spec || !stamp) return [];
+  const out: { where: string; what: string }[] = [];
+  for (const placeholder of ["{timestamp}", "{body}"])
+    if (stamp.signedText.split(placeholder).length !== 2)
+      out.push({ where: "/signature/timestampHeader/signedText", what: `must hold ${placeholder} exactly once` });
+  if (spec.algorithm === "token")
+    out.push({ where: "/signature/timestampHeader", what: 'a "token" signature has no signed text' });
+  if (spec.headerParts)
+    out.push({ where: "/signature/timestampHeader", what: "headerParts already signs a time: use one of the two" });
+  if (stamp.header.toLowerCase() === spec.header.toLowerCase())
+    out.push({ where: "/signature/timestampHeader/header", what: "must differ from the signature header" });
+  return out;
+}
+
+/** `urlOptions[].values`: a default among them, and not a JSON path (whose value is a path, not a choice). */
+function checkOptionValuesSpec(manifest: Manifest): { where: string; what: string }[] {
+  const out: { where: string; what: string }[] = [];
+  (manifest.urlOptions ?? []).forEach((option, i) => {
+    if (!option.values) return;
+    if (option.jsonPath) out.push({ where: `/urlOptions/${i}`, what: "values and jsonPath exclude each other" });
+    const fallback = option.default?.trim() ?? "";
+    if (fallback !== "" && !option.values.includes(fallback))
+      out.push({ where: `/urlOptions/${i}/default`, what: `'${fallback}' is not one of its values` });
+  });
+  return out;
+}
+
 /** Where a plugin folder keeps its fixture cases (the one place that names the folder). */
 export function fixturesDirOf(pluginDir: string): string {
   return path.join(pluginDir, "fixtures");
@@ -302,6 +333,9 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   }
   for (const p of checkTables(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
   for (const p of checkReplyNames(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
+
+  for (const p of checkSignatureSpec(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
+  for (const p of checkOptionValuesSpec(manifest)) problems.add("integration.json", `${p.where}: ${p.what}`);
 
   const optionKeys = (manifest.urlOptions ?? []).map((o) => o.key);
   if (manifest.api && !optionKeys.includes(manifest.api.tokenOption))

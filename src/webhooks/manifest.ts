@@ -1,7 +1,12 @@
 // The plugin manifest (integrations/<name>/integration.json): its TypeScript shape and the JSON
 // Schema every manifest is validated against at start-up. This file is the contract for plugin authors.
 
-import { MAX_API_LOOKUPS, MAX_WEBHOOK_REPLY_FIELD_CHARS, MAX_WEBHOOK_REPLY_FIELDS } from "../limits";
+import {
+  MAX_API_LOOKUPS,
+  MAX_URL_OPTION_VALUES,
+  MAX_WEBHOOK_REPLY_FIELD_CHARS,
+  MAX_WEBHOOK_REPLY_FIELDS,
+} from "../limits";
 
 /** Payload/header value (as a string: numbers in decimal, true/false, null → "null") → event name. */
 export type EventMap = Record<string, string>;
@@ -86,6 +91,20 @@ export interface SignatureSpec {
   timestamp?: SignedTimestampSpec;
   /** The header is `key=value` parts holding a signed time and the digest (Paddle's `ts=…;h1=…`). */
   headerParts?: SignatureHeaderParts;
+  /**
+   * The signing time is a header of its own and part of the signed text (Slack's
+   * X-Slack-Request-Timestamp, signed as `v0:{timestamp}:{body}`).
+   */
+  timestampHeader?: SignatureTimestampHeader;
+}
+
+export interface SignatureTimestampHeader {
+  /** The header holding the signing time in Unix seconds. */
+  header: string;
+  /** What the HMAC covers: fixed text with `{timestamp}` (the header's value) and `{body}` (the raw body), once each. */
+  signedText: string;
+  /** A signed time further than this from now is refused as a replay (the service's documented tolerance). */
+  toleranceSeconds: number;
 }
 
 export interface SignatureHeaderParts {
@@ -115,6 +134,8 @@ export interface UrlOption {
   default?: string;
   /** The value is a JSON path (`$.alert.name`) into the payload; templates see the text found there. */
   jsonPath?: boolean;
+  /** The only values accepted: a non-blank value outside them is a 400 naming the option, before the transform runs. */
+  values?: string[];
 }
 
 /**
@@ -437,6 +458,17 @@ export const MANIFEST_SCHEMA = {
             toleranceSeconds: { type: "integer", minimum: 1, maximum: 86400 },
           },
         },
+        // signedText's placeholders (once each) are checked by the loader, which says what is wrong.
+        timestampHeader: {
+          type: "object",
+          additionalProperties: false,
+          required: ["header", "signedText", "toleranceSeconds"],
+          properties: {
+            header: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
+            signedText: nonEmpty,
+            toleranceSeconds: { type: "integer", minimum: 1, maximum: 86400 },
+          },
+        },
         timestamp: {
           type: "object",
           additionalProperties: false,
@@ -460,6 +492,13 @@ export const MANIFEST_SCHEMA = {
           description: nonEmpty,
           default: { type: "string" },
           jsonPath: { type: "boolean" },
+          values: {
+            type: "array",
+            minItems: 1,
+            maxItems: MAX_URL_OPTION_VALUES,
+            uniqueItems: true,
+            items: { type: "string", pattern: "^\\S(.*\\S)?$", maxLength: 100 },
+          },
         },
       },
     },

@@ -119,7 +119,9 @@ export function urlOptionValues(
 ): Record<string, string | undefined> {
   const values: Record<string, string | undefined> = {};
   for (const option of integration.manifest.urlOptions ?? []) {
-    const given = query[option.key] ?? option.default;
+    const raw = query[option.key] ?? option.default;
+    // A fixed-values option reaches the transform as one of its values (checked), or blank.
+    const given = option.values ? raw?.trim() : raw;
     values[option.key] = option.jsonPath && given !== undefined ? jsonPathValue(option.key, given, payload) : given;
   }
   return values;
@@ -194,6 +196,54 @@ function renderReply(
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/**
+ * A bot with a secret accepts only deliveries that prove they know it: an integration whose
+ * service cannot sign is refused rather than silently unprotected (use another bot for it). A
+ * `verification` scheme (Amazon SNS's certificates) proves the sender without the secret. Also run
+ * before a delivery's API lookups, so an unsigned one spends none of the owner's token.
+ */
+export function verifyRequestSignature(
+  integration: Integration,
+  request: Pick<WebhookRequest, "headers" | "body" | "secret" | "receivedAt">,
+): void {
+  const { manifest } = integration;
+  if (request.secret && !manifest.signature && !manifest.verification) {
+    throw new ApiError(
+      "INVALID_SIGNATURE",
+      `This bot has a webhook secret, but ${manifest.displayName} deliveries cannot be signed: ` +
+        "use a bot without a secret for this integration",
+      { integration: integration.name },
+    );
+  }
+  if (manifest.signature && request.secret) {
+    verifySignature(
+      manifest.signature,
+      request.secret,
+      request.body,
+      request.headers[manifest.signature.header.toLowerCase()],
+      request.receivedAt ?? Date.now(),
+      request.headers,
+    );
+  }
+}
+
+/**
+ * URL options with fixed `values`: a non-blank value outside them is refused, naming the option and
+ * what it accepts, before the transform could guess at it. Blank counts as not given.
+ */
+function checkOptionValues(integration: Integration, query: Record<string, string>): void {
+  for (const option of integration.manifest.urlOptions ?? []) {
+    const given = query[option.key]?.trim() ?? "";
+    if (!option.values || given === "" || option.values.includes(given)) continue;
+    // The value given is not echoed: the allowed ones (bounded by the manifest) say enough.
+    throw new ApiError(
+      "BAD_REQUEST",
+      `Invalid '${option.key}' option: expected one of ${option.values.map((v) => `'${v}'`).join(", ")}`,
+      { var_name: option.key, values: option.values },
+    );
+  }
+}
+
 export function runPipeline(integration: Integration, request: WebhookRequest): Outcome {
   const read: { payload?: unknown; resolved?: ResolvedEvent } = {};
   const outcome = readAndRender(integration, request, read);
@@ -212,26 +262,7 @@ function readAndRender(
   read: { payload?: unknown; resolved?: ResolvedEvent },
 ): Outcome {
   const { manifest } = integration;
-  // A bot with a secret accepts only deliveries that prove they know it: an integration whose
-  // service cannot sign is refused rather than silently unprotected (use another bot for it).
-  // A `verification` scheme (Amazon SNS's certificates) proves the sender without the secret.
-  if (request.secret && !manifest.signature && !manifest.verification) {
-    throw new ApiError(
-      "INVALID_SIGNATURE",
-      `This bot has a webhook secret, but ${manifest.displayName} deliveries cannot be signed: ` +
-        "use a bot without a secret for this integration",
-      { integration: integration.name },
-    );
-  }
-  if (manifest.signature && request.secret) {
-    verifySignature(
-      manifest.signature,
-      request.secret,
-      request.body,
-      request.headers[manifest.signature.header.toLowerCase()],
-      request.receivedAt ?? Date.now(),
-    );
-  }
+  verifyRequestSignature(integration, request);
   const parsed = parseWebhookBody(
     manifest,
     request.body,
@@ -274,6 +305,7 @@ function readAndRender(
 
   const only = parsePatternList("only_events", request.query.only_events);
   const exclude = parsePatternList("exclude_events", request.query.exclude_events);
+  checkOptionValues(integration, request.query);
   if (isFilteredOut(resolved, only, exclude)) return ignored("filtered");
 
   checkSchema(integration, event, payload);

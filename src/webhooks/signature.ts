@@ -1,9 +1,10 @@
-// Optional verification declared by a manifest: hex (or base64) HMAC of the raw body bytes, keyed
-// with the bot's stored secret (or, for "token", the secret itself sent in a header), compared in
-// constant time. The secret never leaves this module.
+// Optional verification declared by a manifest: hex (or base64) HMAC of the raw body bytes (with
+// the signing time, where the service signs one), keyed with the bot's stored secret (or, for
+// "token", the secret itself sent in a header), compared in constant time. The secret never leaves
+// this module.
 import crypto from "node:crypto";
 import { ApiError } from "../errors";
-import type { SignatureHeaderParts, SignatureSpec, SignedTimestampSpec } from "./manifest";
+import type { SignatureHeaderParts, SignatureSpec, SignatureTimestampHeader, SignedTimestampSpec } from "./manifest";
 import { readPath } from "./paths";
 
 export function expectedSignature(spec: SignatureSpec, secret: string, body: Buffer): string {
@@ -24,12 +25,20 @@ export function verifySignature(
   body: Buffer,
   received: string | undefined,
   receivedAtMs = Date.now(),
+  /** The request's headers (lower-case names), for a signing time in a header of its own. */
+  headers: Record<string, string | undefined> = {},
 ): void {
   if (received === undefined || received.trim() === "") {
     throw new ApiError("INVALID_SIGNATURE", `Missing the signature header '${spec.header}'`, { header: spec.header });
   }
   if (spec.headerParts && spec.algorithm !== "token") {
     verifyHeaderParts(spec, spec.algorithm, spec.headerParts, secret, body, received, receivedAtMs);
+    return;
+  }
+  if (spec.timestampHeader && spec.algorithm !== "token") {
+    const stamp = spec.timestampHeader;
+    const signedAt = verifyTimestampHeader(spec, spec.algorithm, stamp, secret, body, received, headers);
+    refuseStale(`'${stamp.header}'`, stamp.toleranceSeconds, signedAt, receivedAtMs, { header: stamp.header });
     return;
   }
   const expected = Buffer.from(expectedSignature(spec, secret, body), "utf8");
@@ -99,15 +108,67 @@ function verifyHeaderParts(
       header: spec.header,
     });
   }
+  refuseStale(`'${parts.timestamp}' in '${spec.header}'`, parts.toleranceSeconds, signedAt, receivedAtMs, {
+    field: parts.timestamp,
+  });
+}
+
+/** A signing time (Unix seconds, already checked to be digits) outside the tolerance: a replay. */
+function refuseStale(
+  where: string,
+  toleranceSeconds: number,
+  signedAt: string,
+  receivedAtMs: number,
+  extra: Record<string, string>,
+): void {
   const offsetSeconds = Math.round((receivedAtMs - Number(signedAt) * 1000) / 1000);
-  if (Math.abs(offsetSeconds) <= parts.toleranceSeconds) return;
+  if (Math.abs(offsetSeconds) <= toleranceSeconds) return;
   const when = offsetSeconds > 0 ? `${offsetSeconds} seconds old` : `dated ${-offsetSeconds} seconds ahead`;
   throw new ApiError(
     "STALE_SIGNATURE",
-    `The signed delivery is ${when} ('${parts.timestamp}' in '${spec.header}'): signed deliveries are accepted ` +
-      `within ${parts.toleranceSeconds} seconds of being signed, to refuse replays`,
-    { field: parts.timestamp, limit: parts.toleranceSeconds },
+    `The signed delivery is ${when} (${where}): signed deliveries are accepted ` +
+      `within ${toleranceSeconds} seconds of being signed, to refuse replays`,
+    { ...extra, limit: toleranceSeconds },
   );
+}
+
+/**
+ * The signing time in a header of its own, signed with the body (Slack: `X-Slack-Request-Timestamp`,
+ * the HMAC of `v0:<time>:<raw body>` in `X-Slack-Signature: v0=<hex>`). Throws unless the time is
+ * Unix seconds and the digest matches, and answers the time: its age is checked once the signature holds.
+ */
+function verifyTimestampHeader(
+  spec: SignatureSpec,
+  algorithm: "sha256" | "sha1" | "sha512",
+  stamp: SignatureTimestampHeader,
+  secret: string,
+  body: Buffer,
+  received: string,
+  headers: Record<string, string | undefined>,
+): string {
+  const time = headers[stamp.header.toLowerCase()]?.trim() ?? "";
+  if (!/^\d{1,12}$/.test(time)) {
+    throw new ApiError(
+      "INVALID_SIGNATURE",
+      `The '${stamp.header}' header must hold the signing time in Unix seconds (it is part of the signed text)`,
+      { header: stamp.header },
+    );
+  }
+  const hmac = crypto.createHmac(algorithm, secret);
+  // The loader made sure each placeholder is there once; the text around them is signed as written.
+  for (const piece of stamp.signedText.split(/(\{timestamp\}|\{body\})/)) {
+    if (piece === "{timestamp}") hmac.update(time);
+    else if (piece === "{body}") hmac.update(body);
+    else if (piece !== "") hmac.update(piece, "utf8");
+  }
+  const expected = Buffer.from((spec.prefix ?? "") + hmac.digest(spec.encoding ?? "hex"), "utf8");
+  const trimmed = received.trim();
+  if (!sameText(spec.encoding === "base64" ? trimmed : trimmed.toLowerCase(), expected)) {
+    throw new ApiError("INVALID_SIGNATURE", `The '${spec.header}' signature does not match the request body`, {
+      header: spec.header,
+    });
+  }
+  return time;
 }
 
 /**

@@ -129,4 +129,56 @@ describe("integration loader", () => {
     // Templates may read api.<lookup> without declaring it in schema.json.
     expect(found.filter((p) => p.includes("hello.hbs"))).toEqual([]);
   });
+
+  it("refuses a signed-time header whose signed text lacks or repeats a placeholder, or mixed with headerParts", async () => {
+    const stamp = { header: "X-Stamp", signedText: "v0:{timestamp}:{body}", toleranceSeconds: 300 };
+    const parts = { separator: ";", timestamp: "t", signature: "s", join: ":", toleranceSeconds: 5 };
+    const signature = { header: "X-Sig", algorithm: "sha256", timestampHeader: stamp };
+    writePlugin(dir(), "fine", { ...good("fine"), "integration.json": manifest("fine", { signature }) });
+    const variants: Record<string, unknown> = {
+      notime: { ...signature, timestampHeader: { ...stamp, signedText: "v0:{body}" } },
+      twobodies: { ...signature, timestampHeader: { ...stamp, signedText: "{timestamp}{body}{body}" } },
+      both: { ...signature, headerParts: parts },
+      token: { ...signature, algorithm: "token" },
+      samehdr: { ...signature, timestampHeader: { ...stamp, header: "x-sig" } },
+    };
+    for (const [name, spec] of Object.entries(variants))
+      writePlugin(dir(), name, { ...good(name), "integration.json": manifest(name, { signature: spec }) });
+    expect((await problems()).sort()).toEqual([
+      "integrations/both/integration.json: /signature/timestampHeader: headerParts already signs a time: use one of the two",
+      "integrations/notime/integration.json: /signature/timestampHeader/signedText: must hold {timestamp} exactly once",
+      "integrations/samehdr/integration.json: /signature/timestampHeader/header: must differ from the signature header",
+      'integrations/token/integration.json: /signature/timestampHeader: a "token" signature has no signed text',
+      "integrations/twobodies/integration.json: /signature/timestampHeader/signedText: must hold {body} exactly once",
+    ]);
+  });
+
+  it("refuses fixed option values with a default outside them, with jsonPath, or blank", async () => {
+    const option = { key: "mode", description: "m", values: ["a", "b"] };
+    writePlugin(dir(), "fine", {
+      ...good("fine"),
+      "integration.json": manifest("fine", { urlOptions: [{ ...option, default: "b" }] }),
+    });
+    writePlugin(dir(), "bad", {
+      ...good("bad"),
+      "integration.json": manifest("bad", {
+        urlOptions: [
+          { ...option, default: "c" },
+          { ...option, key: "path", jsonPath: true },
+        ],
+      }),
+    });
+    writePlugin(dir(), "blank", {
+      ...good("blank"),
+      "integration.json": manifest("blank", { urlOptions: [{ ...option, values: ["a", " "] }] }),
+    });
+    const found = await problems();
+    expect(found.filter((p) => !p.includes("/blank/"))).toEqual([
+      "integrations/bad/integration.json: /urlOptions/0/default: 'c' is not one of its values",
+      "integrations/bad/integration.json: /urlOptions/1: values and jsonPath exclude each other",
+    ]);
+    expect(
+      found.filter((p) => p.startsWith("integrations/blank/integration.json: /urlOptions/0/values/1")),
+    ).toHaveLength(1);
+  });
 });

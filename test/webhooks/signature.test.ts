@@ -166,3 +166,66 @@ describe("verifySignature with header parts (Paddle's ts=…;h1=…)", () => {
     expect(check(header, SIGNED_AT - 60)).toMatch(/dated 60 seconds ahead/);
   });
 });
+
+describe("verifySignature with the signing time in its own header (Slack's v0 scheme)", () => {
+  const STAMPED: SignatureSpec = {
+    header: "X-Slack-Signature",
+    algorithm: "sha256",
+    prefix: "v0=",
+    timestampHeader: {
+      header: "X-Slack-Request-Timestamp",
+      signedText: "v0:{timestamp}:{body}",
+      toleranceSeconds: 300,
+    },
+  };
+  const SIGNED_AT = 1767225600;
+  const sign = (ts: number | string, secret = SECRET, body = BODY) =>
+    `v0=${crypto.createHmac("sha256", secret).update(`v0:${ts}:`).update(body).digest("hex")}`;
+  const check = (received: string | undefined, stamp: string | undefined, nowSeconds = SIGNED_AT + 2) => {
+    const headers = { "x-slack-request-timestamp": stamp };
+    const err = apiErrorOf(() => verifySignature(STAMPED, SECRET, BODY, received, nowSeconds * 1000, headers));
+    return err ? `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}` : "accepted";
+  };
+  const mismatch =
+    '401 INVALID_SIGNATURE: The \'X-Slack-Signature\' signature does not match the request body {"header":"X-Slack-Signature"}';
+
+  it("accepts v0= and the HMAC of 'v0:<time>:<body>', also in upper case", () => {
+    expect(check(sign(SIGNED_AT), `${SIGNED_AT}`)).toBe("accepted");
+    expect(check(` ${sign(SIGNED_AT).toUpperCase().replace("V0=", "v0=")} `, ` ${SIGNED_AT} `)).toBe("accepted");
+  });
+
+  it("refuses another secret, another time, another body, the bare digest, and the body's HMAC alone", () => {
+    expect(check(sign(SIGNED_AT, "other"), `${SIGNED_AT}`)).toBe(mismatch);
+    expect(check(sign(SIGNED_AT), `${SIGNED_AT + 1}`)).toBe(mismatch);
+    expect(check(sign(SIGNED_AT, SECRET, Buffer.from('{"action":"closed"}')), `${SIGNED_AT}`)).toBe(mismatch);
+    expect(check(sign(SIGNED_AT).slice(3), `${SIGNED_AT}`)).toBe(mismatch);
+    expect(check(`v0=${hmac("sha256")}`, `${SIGNED_AT}`)).toBe(mismatch);
+  });
+
+  it("refuses a missing or non-numeric time header as invalid, naming it", () => {
+    const noTime =
+      "401 INVALID_SIGNATURE: The 'X-Slack-Request-Timestamp' header must hold the signing time in Unix seconds " +
+      '(it is part of the signed text) {"header":"X-Slack-Request-Timestamp"}';
+    expect(check(sign(SIGNED_AT), undefined)).toBe(noTime);
+    expect(check(sign("soon"), "soon")).toBe(noTime);
+    expect(check(sign("-5"), "-5")).toBe(noTime);
+    expect(check(undefined, `${SIGNED_AT}`)).toMatch(
+      /^401 INVALID_SIGNATURE: Missing the signature header 'X-Slack-Signature'/,
+    );
+  });
+
+  it("refuses a correctly signed delivery more than 5 minutes old or ahead as stale", () => {
+    const header = sign(SIGNED_AT);
+    expect(check(header, `${SIGNED_AT}`, SIGNED_AT + 300)).toBe("accepted");
+    expect(check(header, `${SIGNED_AT}`, SIGNED_AT - 300)).toBe("accepted");
+    expect(check(header, `${SIGNED_AT}`, SIGNED_AT + 301)).toBe(
+      "401 STALE_SIGNATURE: The signed delivery is 301 seconds old ('X-Slack-Request-Timestamp'): signed deliveries " +
+        'are accepted within 300 seconds of being signed, to refuse replays {"header":"X-Slack-Request-Timestamp","limit":300}',
+    );
+    expect(check(header, `${SIGNED_AT}`, SIGNED_AT - 3600)).toMatch(
+      /^401 STALE_SIGNATURE: .* dated 3600 seconds ahead/,
+    );
+    // A stale time with a wrong digest is a wrong signature: the age of an unproven time means nothing.
+    expect(check(sign(SIGNED_AT, "other"), `${SIGNED_AT}`, SIGNED_AT + 3600)).toBe(mismatch);
+  });
+});

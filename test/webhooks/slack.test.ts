@@ -148,8 +148,44 @@ describe("Slack", () => {
       "Invalid Slack payload: /text is missing",
     ]);
     const bad = await post(eventWith("x"), { channels_map_to_topics: "abc" });
-    expect(bad.status).toBe(400);
-    expect(bad.body.msg).toContain("channels_map_to_topics");
+    expect([bad.status, bad.body.code, bad.body.msg, bad.body.var_name]).toEqual([
+      400,
+      "BAD_REQUEST",
+      "Invalid 'channels_map_to_topics' option: expected one of '0', '1'",
+      "channels_map_to_topics",
+    ]);
+  });
+
+  // urlOptions `values`: checked by the framework wherever the pipeline runs, before the transform.
+  it("refuses a mapping outside its values in a delivery, a preview and a replay; blank is not given", async () => {
+    const before = await latestMessageId(server);
+    const refused = await post(eventWith("mapped?"), { mapping: "streams" });
+    expect([refused.status, refused.body.code, refused.body.var_name, refused.body.values]).toEqual([
+      400,
+      "BAD_REQUEST",
+      "mapping",
+      ["channels", "topics"],
+    ]);
+    expect(refused.body.msg).toBe("Invalid 'mapping' option: expected one of 'channels', 'topics'");
+    expect(await messagesSince(server, before)).toEqual([]);
+    const preview = await server.as(server.users.member).post("/webhooks/preview", {
+      integration: "slack",
+      query: JSON.stringify({ channels_map_to_topics: "yes" }),
+      body: eventWith("previewed"),
+    });
+    expect(preview.body).toMatchObject({
+      outcome: "error",
+      error: { code: "BAD_REQUEST", msg: "Invalid 'channels_map_to_topics' option: expected one of '0', '1'" },
+    });
+    await server.deps.webhookOps.log.idle();
+    const logged = await server.as(server.users.owner).get("/webhooks/deliveries", { limit: 1 });
+    const replay = await server
+      .as(server.users.owner)
+      .post(`/webhooks/deliveries/${logged.body.deliveries[0].id}/replay`);
+    expect(replay.body.delivery).toMatchObject({ outcome: "error", code: "BAD_REQUEST" });
+    expect(await messagesSince(server, before)).toEqual([]);
+    const blank = await posted(eventWith("blank mapping"), { mapping: " ", channels_map_to_topics: "" });
+    expect(blank.map((m) => [m.topic, m.stream_id])).toEqual([["Message from Slack", server.general.id]]);
   });
 
   it("posts nothing for a bot's message, answering success", async () => {

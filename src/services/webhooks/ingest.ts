@@ -5,7 +5,7 @@
 import type { RealmRow, UserRow } from "../../db/rows";
 import type { PipelineThreads } from "../../webhooks/pipelineThreads";
 import type { Integration } from "../../webhooks/registry";
-import type { PipelineResult, ReplyFields } from "../../webhooks/pipeline";
+import { verifyRequestSignature, type PipelineResult, type ReplyFields } from "../../webhooks/pipeline";
 import type { DeliverWebhook, DeliveryResult } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
@@ -56,13 +56,18 @@ export function createIngest(
     let trace: DeliveryTrace = {};
     try {
       const eventOverrides = await overrides.forIntegration(d.realm.id, d.integration.name);
-      const api = await lookupApiDetails(d.integration, d);
-      const request = {
+      const signed = {
         headers: d.headers,
-        query: d.query,
         body: d.body,
         secret: d.replay ? null : d.bot.webhook_secret,
         receivedAt: d.receivedAt,
+      };
+      // A delivery its bot's secret refuses makes no lookup with the owner's token (the pipeline
+      // then answers the refusal itself, with the event it can read).
+      const api = signatureHolds(d.integration, signed) ? await lookupApiDetails(d.integration, d) : undefined;
+      const request = {
+        ...signed,
+        query: d.query,
         overrides: eventOverrides,
         ...(api ? { api } : {}),
       };
@@ -90,6 +95,15 @@ export function createIngest(
       return { trace, error };
     }
   };
+}
+
+function signatureHolds(integration: Integration, request: Parameters<typeof verifyRequestSignature>[1]): boolean {
+  try {
+    verifyRequestSignature(integration, request);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The event and delivery id the pipeline found (also when it refused the delivery). */
