@@ -39,8 +39,17 @@ export const MAX_WEBHOOK_MULTIPART_PARTS = 64;
 /** A JSON-path URL option (`title=$.alert.name`), in characters, and the segments it may have. */
 export const MAX_JSON_PATH_LENGTH = 200;
 export const MAX_JSON_PATH_SEGMENTS = 32;
-/** A plugin's API lookups (manifest `api.lookups`) per delivery, all made at once. */
-export const MAX_API_LOOKUPS = 8;
+/**
+ * API requests one delivery may make, all at once: a plugin's lookups (manifest `api.lookups`),
+ * each per-id lookup counted at its `max`; the loader refuses a manifest that could make more.
+ */
+export const MAX_API_LOOKUPS = 16;
+/** The most ids one per-id lookup (`idsFrom`) may ask about per delivery (its `max`); later ids stay ids. */
+export const API_LOOKUP_MAX_IDS = 10;
+/** The longest id a per-id lookup asks about, in characters: a longer match is not requested. */
+export const API_LOOKUP_MAX_ID_CHARS = 64;
+/** The longest `idsFrom.pattern`, in characters (RE2 runs it in linear time over the payload's text). */
+export const API_LOOKUP_MAX_PATTERN_CHARS = 200;
 /** A URL option's fixed values (manifest `urlOptions[].values`), each at most 100 characters: the 400 lists them all. */
 export const MAX_URL_OPTION_VALUES = 20;
 /** How long a delivery's API lookups may take together; the message then says what the payload says. */

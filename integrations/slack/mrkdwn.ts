@@ -16,10 +16,15 @@ import { codeBlock, codeSpan, escapeMarkdown, isHttpUrl, markdownLink } from "..
 export const USER_TOKEN = "\uE000user\uE001";
 export const CHANNEL_TOKEN = "\uE000channel\uE001";
 
-/** Whose names the placeholders stand for: the message's sender and channel ids. */
+/**
+ * Whose names the placeholders stand for (the message's sender and channel ids), and the names
+ * Slack's API gave for other people and channels the text mentions, by id (none in a replay).
+ */
 export interface Known {
   user?: string;
   channel?: string;
+  userNames?: ReadonlyMap<string, string>;
+  channelNames?: ReadonlyMap<string, string>;
 }
 
 export interface Converted {
@@ -63,12 +68,12 @@ function renderEntity(inner: string, known: Known): string {
   if (target.startsWith("@")) {
     const id = target.slice(1);
     if (!label && known.user && id === known.user) return `@${USER_TOKEN}`;
-    return `@${bare(label || id, "@")}`;
+    return `@${bare(label || known.userNames?.get(id) || id, "@")}`;
   }
   if (target.startsWith("#")) {
     const id = target.slice(1);
     if (!label && known.channel && id === known.channel) return `#${CHANNEL_TOKEN}`;
-    return `#${bare(label || id, "#")}`;
+    return `#${bare(label || known.channelNames?.get(id) || id, "#")}`;
   }
   if (target.startsWith("!")) {
     const [command, arg] = target.slice(1).split("^", 2);

@@ -21,6 +21,7 @@ import { checkTemplatePaths, resolveRef, scopeAt, type Schema } from "./template
 import { checkTables, checkTableUses } from "./tables";
 import { frameworkPartials, transformCopies } from "./frameworkParts";
 import { pluginAjv } from "./schemaCompiler";
+import { checkIdLookups } from "./apiLookupIds";
 
 /** integrations/_shared/ (and any folder starting with "_") holds what a few plugins share: never a plugin. */
 export const SHARED_DIR = "_shared";
@@ -360,6 +361,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const validate = rawSchema
     ? problems.attempt(schemaFile, () => ajv.compile({ ...rawSchema, $id: schemaId }), "schema does not compile: ")
     : undefined;
+  for (const p of checkIdLookups(manifest, rawSchema, schemaFile))
+    problems.add("integration.json", `${p.where}: ${p.what}`);
 
   // Templates and partials.
   const templatesDir = path.join(dir, "templates");

@@ -7,6 +7,7 @@ import {
   MAX_WEBHOOK_REPLY_FIELD_CHARS,
   MAX_WEBHOOK_REPLY_FIELDS,
 } from "../limits";
+import { API_LOOKUP_MAX_IDS, API_LOOKUP_MAX_PATTERN_CHARS } from "../limits";
 
 /** Payload/header value (as a string: numbers in decimal, true/false, null → "null") → event name. */
 export type EventMap = Record<string, string>;
@@ -164,7 +165,7 @@ export interface ApiSpec {
    * View name (read in templates as `api.<name>`) → path with `{payload.path}` placeholders, each
    * URL-encoded as one path segment (before `?`) or one query value (after it:
    * `/api/users.info?user={event.user}`); a lookup whose placeholder the payload lacks is not made.
-   * Also `{"path": "…", "method": "GET"}`.
+   * Also `{"path": "…", "method": "GET"}`, or a per-id lookup (`idsFrom`, `max`: one GET per id).
    */
   lookups: Record<string, string | ApiLookupSpec>;
 }
@@ -172,6 +173,20 @@ export interface ApiSpec {
 export interface ApiLookupSpec {
   path: string;
   method?: "GET";
+  /**
+   * A per-id lookup: one GET per distinct id `pattern` (RE2, exactly one capture group) finds in
+   * the payload text at `field`, the path's `{id}` filled with it; templates and the transform
+   * read `api.<name>.<id>`. At most `max` ids (required with idsFrom), in the order they appear.
+   */
+  idsFrom?: IdsFrom;
+  max?: number;
+}
+
+export interface IdsFrom {
+  /** A payload path (`event.text`) declared in schema.json: a string there is searched. */
+  field: string;
+  /** RE2 syntax; its one capture group is the id (`<@([UW][A-Z0-9]+)>`). */
+  pattern: string;
 }
 
 export interface Manifest {
@@ -535,7 +550,22 @@ export const MANIFEST_SCHEMA = {
                 type: "object",
                 additionalProperties: false,
                 required: ["path"],
-                properties: { path: lookupPath, method: { enum: ["GET"] } },
+                properties: {
+                  path: lookupPath,
+                  method: { enum: ["GET"] },
+                  // The pattern's groups, the field and `{id}` are checked by the loader, which says what is wrong.
+                  idsFrom: {
+                    type: "object",
+                    additionalProperties: false,
+                    required: ["field", "pattern"],
+                    properties: {
+                      field: { type: "string", pattern: "^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$" },
+                      pattern: { type: "string", minLength: 1, maxLength: API_LOOKUP_MAX_PATTERN_CHARS },
+                    },
+                  },
+                  max: { type: "integer", minimum: 1, maximum: API_LOOKUP_MAX_IDS },
+                },
+                dependencies: { idsFrom: ["max"], max: ["idsFrom"] },
               },
             ],
           },

@@ -319,7 +319,13 @@ function readAndRender(
   }
 
   const options = urlOptionValues(integration, request.query, payload);
-  const extra = integration.transform?.(payload, { event: resolved.event, action: resolved.action, options }) ?? {};
+  const context = {
+    event: resolved.event,
+    action: resolved.action,
+    options,
+    ...(request.api ? { api: request.api } : {}),
+  };
+  const extra = integration.transform?.(payload, context) ?? {};
   const view: Record<string, unknown> = { ...(payload as Record<string, unknown>), ...extra };
   if (manifest.api) view.api = request.api ?? {};
   if (manifest.verification) view.verification = request.verification ?? {};

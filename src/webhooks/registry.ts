@@ -10,6 +10,13 @@ export interface TransformContext {
   event: string;
   action?: string;
   options: Record<string, string | undefined>;
+  /**
+   * What the plugin's API lookups answered (manifest `api`), by lookup name, a per-id lookup's as
+   * an object by id (`api.mentionedUsers.U0…`). Absent without a token, and always in previews and
+   * the fixture suite: the transform then gives what the payload alone says. The answers' shapes
+   * are the service's, so read them as unknown.
+   */
+  api?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -92,6 +92,95 @@ describe("Slack", () => {
     expect(JSON.stringify(await server.db("webhook_deliveries").select())).not.toContain(TOKEN);
   });
 
+  describe("other people and channels the text mentions (per-id lookups)", () => {
+    const auth = { reqheaders: { authorization: `Bearer ${TOKEN}` } };
+    const person = (id: string, realName: string) => ({
+      ok: true,
+      user: { id, name: realName.split(" ")[0].toLowerCase(), real_name: realName, profile: { real_name: realName } },
+    });
+    const room = (id: string, name: string) => ({ ok: true, channel: { id, name, is_channel: true } });
+    /** Slack's users.info and conversations.info, answering from `people` / `rooms`; returns the ids asked about. */
+    const slackApi = (people: Record<string, object>, rooms: Record<string, object>) => {
+      const asked: string[] = [];
+      const answer = (param: string, known: Record<string, object>, missing: object) => (uri: string) => {
+        const id = new URL(uri, SLACK).searchParams.get(param) ?? "";
+        asked.push(id);
+        return [200, known[id] ?? missing] as [number, object];
+      };
+      nock(SLACK, auth)
+        .persist()
+        .get("/api/users.info")
+        .query(true)
+        .reply(answer("user", people, json("api_responses", "user_not_found.json")));
+      nock(SLACK, auth)
+        .persist()
+        .get("/api/conversations.info")
+        .query(true)
+        .reply(answer("channel", rooms, { ok: false, error: "channel_not_found" }));
+      return asked;
+    };
+    const sender = { U0MIREILLE: json("api_responses", "users.info.json") };
+    const harvest = { C0HARVEST1: json("api_responses", "conversations.info.json") };
+
+    it("names each mentioned person and channel, asking Slack once per id; an unknown one stays its id", async () => {
+      const asked = slackApi(
+        {
+          ...sender,
+          U0TOMASZ01: person("U0TOMASZ01", "Tomasz Wierzba"),
+          W0INES0001: person("W0INES0001", "Inês Carvalho"),
+        },
+        { ...harvest, C0PRESS001: room("C0PRESS001", "cider-press") },
+      );
+      // A link's URL is text, never requested: the token goes to slack.com only.
+      const elsewhere = nock("https://orchard.example").get(/.*/).reply(200, { ok: true });
+      const text =
+        "<@U0TOMASZ01> and <@W0INES0001> will press; <@U0TOMASZ01> brings crates, <@U0NOBODY01> too. " +
+        "Notes in <#C0PRESS001> (not <#C0GONE0001>), <https://orchard.example/api/users.info?user=U0TOMASZ01|the list>, " +
+        "thanks <@U0MIREILLE> in <#C0HARVEST1>";
+      const stored = await posted(eventWith(text), { slack_app_token: TOKEN });
+      expect(stored.map((m) => m.content)).toEqual([
+        "**Mireille Okafor**: @Tomasz Wierzba and @Inês Carvalho will press; @Tomasz Wierzba brings crates, " +
+          "@U0NOBODY01 too. Notes in #cider-press (not #C0GONE0001), " +
+          "[the list](https://orchard.example/api/users.info?user=U0TOMASZ01), thanks @Mireille Okafor in #harvest",
+      ]);
+      // Each id once: the repeated mention, and the sender and channel also mentioned, share one request.
+      expect([...asked].sort()).toEqual([
+        "C0GONE0001",
+        "C0HARVEST1",
+        "C0PRESS001",
+        "U0MIREILLE",
+        "U0NOBODY01",
+        "U0TOMASZ01",
+        "W0INES0001",
+      ]);
+      expect(elsewhere.isDone()).toBe(false);
+      expect(logLines.join("\n")).not.toContain(TOKEN);
+      await server.deps.webhookOps.log.idle();
+      expect(JSON.stringify(await server.db("webhook_deliveries").select())).not.toContain(TOKEN);
+    });
+
+    it("asks about at most the lookup's max people (10); later ones stay ids", async () => {
+      const ids = Array.from({ length: 12 }, (_, i) => `U0PICKER${String(i + 1).padStart(2, "0")}`);
+      const asked = slackApi(
+        { ...sender, ...Object.fromEntries(ids.map((id, i) => [id, person(id, `Picker ${i + 1}`)])) },
+        harvest,
+      );
+      const stored = await posted(eventWith(ids.map((id) => `<@${id}>`).join(" ")), { slack_app_token: TOKEN });
+      const named = ids.slice(0, 10).map((_, i) => `@Picker ${i + 1}`);
+      expect(stored.map((m) => m.content)).toEqual([
+        `**Mireille Okafor**: ${[...named, "@U0PICKER11", "@U0PICKER12"].join(" ")}`,
+      ]);
+      expect(asked.filter((id) => id.startsWith("U0PICKER")).sort()).toEqual(ids.slice(0, 10));
+    });
+
+    it("makes no request without the token: mentions stay ids, as in the fixtures", async () => {
+      const asked = slackApi(sender, harvest);
+      const stored = await posted(eventWith("<@U0TOMASZ01> in <#C0PRESS001>"));
+      expect(stored.map((m) => m.content)).toEqual(["**U0MIREILLE**: @U0TOMASZ01 in #C0PRESS001"]);
+      expect(asked).toEqual([]);
+    });
+  });
+
   it("posts to the channel named after the Slack channel with channels_map_to_topics=0 (and mapping=channels)", async () => {
     for (const query of [{ channels_map_to_topics: "0" }, { mapping: "channels" }] as Record<string, string>[]) {
       stubNames();

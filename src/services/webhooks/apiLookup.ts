@@ -8,6 +8,7 @@
 import type { Integration } from "../../webhooks/registry";
 import { parseWebhookBody } from "../../webhooks/body";
 import { readPath } from "../../webhooks/paths";
+import { collectAnswers, planLookups } from "../../webhooks/apiLookupIds";
 import { API_LOOKUP_MAX_PATH_CHARS, API_LOOKUP_MAX_RESPONSE_BYTES, API_LOOKUP_TIMEOUT_MS } from "../../limits";
 
 export interface ApiLookupRequest {
@@ -44,17 +45,27 @@ export async function lookupApiDetails(
       [spec.authHeader]: `${spec.authPrefix ?? ""}${token}`,
       accept: "application/json",
     };
+    // One request per distinct path: an id mentioned twice, or a sender who is also mentioned, is asked once.
+    const asked = new Map<string, Promise<Record<string, unknown> | undefined>>();
+    const ask = (path: string) => {
+      let pending = asked.get(path);
+      if (pending === undefined) {
+        pending = getJson(`https://${spec.host}${path}`, headers, controller.signal).then((answer) =>
+          // Slack answers a failed call with a 200 and `"ok": false`: not an answer either.
+          answer !== undefined && (spec.okField === undefined || answer[spec.okField] === true) ? answer : undefined,
+        );
+        asked.set(path, pending);
+      }
+      return pending;
+    };
     const entries = await Promise.all(
-      Object.entries(spec.lookups).map(async ([name, lookup]) => {
-        const path = fillPath(typeof lookup === "string" ? lookup : lookup.path, payload);
-        if (path === undefined || path.length > API_LOOKUP_MAX_PATH_CHARS) return [name, undefined] as const;
-        const answer = await getJson(`https://${spec.host}${path}`, headers, controller.signal);
-        // Slack answers a failed call with a 200 and `"ok": false`: not an answer either.
-        const ok = answer !== undefined && (spec.okField === undefined || answer[spec.okField] === true);
-        return [name, ok ? answer : undefined] as const;
+      planLookups(spec, payload).map(async (planned) => {
+        const path = fillPath(planned.path, payload, planned.id === undefined ? undefined : { id: planned.id });
+        if (path === undefined || path.length > API_LOOKUP_MAX_PATH_CHARS) return [planned, undefined] as const;
+        return [planned, await ask(path)] as const;
       }),
     );
-    return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+    return collectAnswers(entries);
   } finally {
     clearTimeout(timer);
   }
@@ -65,11 +76,13 @@ export async function lookupApiDetails(
  * missing. Before the `?` a value is one path segment, after it one query value: either way it
  * cannot climb out (`../`, `?`, `#`, `/`, `&`, `=` are all encoded).
  */
-export function fillPath(template: string, payload: unknown): string | undefined {
+export function fillPath(template: string, payload: unknown, values?: Record<string, string>): string | undefined {
   let missing = false;
   const fill = (part: string) =>
     part.replace(/\{([^{}]+)\}/g, (_, field: string) => {
-      const value = readPath(payload, field.trim());
+      // A per-id lookup's `{id}` is the id found, not a payload field.
+      const given = values && Object.hasOwn(values, field.trim()) ? values[field.trim()] : undefined;
+      const value = given ?? readPath(payload, field.trim());
       const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
       if (text === "") missing = true;
       return encodeURIComponent(text);
