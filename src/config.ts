@@ -1,6 +1,7 @@
 // Environment → one typed Config object. Nothing else reads process.env.
 import os from "node:os";
 import path from "node:path";
+import { parseNetworks } from "./services/webhooks/outboundPolicy";
 
 export interface Config {
   port: number;
@@ -78,6 +79,18 @@ export interface Config {
     /** Plugins one thread keeps compiled, the ones it used last (pipelineWorker.ts). */
     plugins: number;
   };
+  /**
+   * Where plugins' API lookups may connect when the bot owner names the site (manifest
+   * `api.hostOption`, Confluence's base_url): public addresses over https, unless these allow more.
+   */
+  apiLookup: {
+    /** API_LOOKUP_ALLOW_HTTP: also http:// sites (the token then crosses the network in clear). */
+    allowHttp: boolean;
+    /** API_LOOKUP_ALLOWED_NETWORKS: CIDR blocks or addresses reachable though not public (`10.20.0.0/16`). */
+    allowedNetworks: string[];
+    /** API_LOOKUP_ALLOWED_HOSTS: host names that may resolve to any address (`wiki.corp.example`). */
+    allowedHosts: string[];
+  };
   /** Soft deactivation of long-idle users (services/users/softDeactivation.ts); 0 days = never. */
   softDeactivation: {
     inactiveDays: number;
@@ -101,6 +114,11 @@ export const INVITE_MAX_ADDRESSES_PER_REQUEST = 100;
 export const INVITE_DAILY_MAX_PER_USER = 100;
 export const INVITE_DAILY_MAX_PER_REALM = 500;
 export const INVITE_RESEND_INTERVAL_SECONDS = 3600;
+
+/** A comma- or space-separated list setting (empty entries dropped). */
+function listFromEnv(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? "").split(/[\s,]+/).filter((entry) => entry !== "");
+}
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -169,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       memoryMb: Math.max(16, intFromEnv(env, "WEBHOOK_RENDER_MEMORY_MB", 512)),
       plugins: Math.max(1, intFromEnv(env, "WEBHOOK_RENDER_PLUGINS", 64)),
     },
+    apiLookup: apiLookupFromEnv(env),
     softDeactivation: {
       inactiveDays: intFromEnv(env, "SOFT_DEACTIVATION_DAYS", 28),
       intervalSeconds: intFromEnv(env, "SOFT_DEACTIVATION_INTERVAL_SECONDS", 3600),
@@ -183,4 +202,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resendIntervalSeconds: intFromEnv(env, "INVITE_RESEND_INTERVAL_SECONDS", INVITE_RESEND_INTERVAL_SECONDS),
     },
   };
+}
+
+function apiLookupFromEnv(env: NodeJS.ProcessEnv): Config["apiLookup"] {
+  const allowedNetworks = listFromEnv(env, "API_LOOKUP_ALLOWED_NETWORKS");
+  parseNetworks(allowedNetworks); // a typo must stop the start, not silently allow nothing
+  const allowedHosts = listFromEnv(env, "API_LOOKUP_ALLOWED_HOSTS").map((h) => h.toLowerCase());
+  for (const host of allowedHosts)
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/.test(host))
+      throw new Error(`API_LOOKUP_ALLOWED_HOSTS: '${host}' is not a host name`);
+  return { allowHttp: env.API_LOOKUP_ALLOW_HTTP === "true", allowedNetworks, allowedHosts };
 }

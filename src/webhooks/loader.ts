@@ -341,6 +341,10 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
   const optionKeys = (manifest.urlOptions ?? []).map((o) => o.key);
   if (manifest.api && !optionKeys.includes(manifest.api.tokenOption))
     problems.add("integration.json", `/api/tokenOption: document '${manifest.api.tokenOption}' in urlOptions`);
+  if (manifest.api && (manifest.api.host === undefined) === (manifest.api.hostOption === undefined))
+    problems.add("integration.json", "/api: give exactly one of host (a fixed host) and hostOption (a URL option)");
+  if (manifest.api?.hostOption !== undefined && !optionKeys.includes(manifest.api.hostOption))
+    problems.add("integration.json", `/api/hostOption: document '${manifest.api.hostOption}' in urlOptions`);
   const probe = manifest.setupProbe;
   if (typeof probe === "object" && RESERVED_PARAMS.includes(probe.echoQuery))
     problems.add("integration.json", `/setupProbe/echoQuery: '${probe.echoQuery}' is a framework parameter`);

@@ -145,8 +145,14 @@ export interface UrlOption {
  * docs/writing-an-integration.md, "API lookups".
  */
 export interface ApiSpec {
-  /** The one host lookups may reach (over https, redirects not followed). */
-  host: string;
+  /** The one host lookups may reach (over https, redirects not followed). Exactly one of host/hostOption. */
+  host?: string;
+  /**
+   * Instead of a fixed host, the URL option naming the owner's site (`"base_url"`: Confluence
+   * Server's `https://wiki.example.com/confluence`): lookups go to that https origin under its path,
+   * and only to public addresses unless the operator allows more (API_LOOKUP_ALLOWED_NETWORKS/_HOSTS).
+   */
+  hostOption?: string;
   /** The URL option holding the token (`token`, `<service>_token`: redacted from every log). */
   tokenOption: string;
   /** The header the token is sent in, and the text before it (`"Bearer "`). */
@@ -523,10 +529,12 @@ export const MANIFEST_SCHEMA = {
     api: {
       type: "object",
       additionalProperties: false,
-      required: ["host", "tokenOption", "authHeader", "lookups"],
+      // Exactly one of host and hostOption: the loader says so when both or neither is given.
+      required: ["tokenOption", "authHeader", "lookups"],
       properties: {
         // A plain DNS name: no scheme, port, user info or path can be slipped in.
         host: { type: "string", pattern: "^[a-z0-9-]+(\\.[a-z0-9-]+)+$" },
+        hostOption: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
         // Every query parameter named `…token` is redacted from logs and the delivery log.
         tokenOption: { type: "string", pattern: "^([a-z]+_)*token$" },
         authHeader: { type: "string", pattern: "^[A-Za-z0-9-]+$" },

@@ -93,7 +93,7 @@ describe("API lookups (ClickUp)", () => {
   it.each([
     ["a 404", () => nock(API).get("/api/v2/task/9abx21q").reply(404, { err: "Task not found", ECODE: "ITEM_013" })],
     ["an answer that is not JSON", () => nock(API).get("/api/v2/task/9abx21q").reply(200, "<html>")],
-    ["a connection error", () => nock(API).get("/api/v2/task/9abx21q").replyWithError({ code: "ECONNRESET" })],
+    ["a connection error", () => nock(API).get("/api/v2/task/9abx21q").replyWithError("ECONNRESET")],
     [
       "an answer over the size cap",
       () =>

@@ -9,7 +9,7 @@ import { verifyRequestSignature, type PipelineResult, type ReplyFields } from ".
 import type { DeliverWebhook, DeliveryResult } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
-import { lookupApiDetails } from "./apiLookup";
+import { lookupApiDetails, type ApiLookupContext } from "./apiLookup";
 import { SnsVerifier, verifyDelivery } from "./awsSns";
 
 export interface IngestInput {
@@ -51,6 +51,7 @@ export function createIngest(
   overrides: WebhookOverrides,
   pipeline: Pick<PipelineThreads, "run">,
   sns: SnsVerifier = new SnsVerifier(),
+  lookups?: ApiLookupContext,
 ): Ingest {
   return async function ingest(d) {
     let trace: DeliveryTrace = {};
@@ -64,7 +65,7 @@ export function createIngest(
       };
       // A delivery its bot's secret refuses makes no lookup with the owner's token (the pipeline
       // then answers the refusal itself, with the event it can read).
-      const api = signatureHolds(d.integration, signed) ? await lookupApiDetails(d.integration, d) : undefined;
+      const api = signatureHolds(d.integration, signed) ? await lookupApiDetails(d.integration, d, lookups) : undefined;
       const request = {
         ...signed,
         query: d.query,

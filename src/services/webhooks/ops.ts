@@ -9,6 +9,7 @@ import { DeliveryLog } from "./deliveryLog";
 import { createWebhookDelivery, type WebhookDeliveryDeps } from "./delivery";
 import { SnsVerifier } from "./awsSns";
 import { createIngest, type Ingest } from "./ingest";
+import { OutboundPolicy } from "./outboundPolicy";
 import { OutgoingWebhooks } from "./outgoing";
 import { WebhookOverrides } from "./overrides";
 
@@ -31,7 +32,7 @@ export interface WebhookOps {
 /** What the webhook operations are built from (AppDeps has all of it; it holds their result). */
 export interface WebhookOpsDeps extends WebhookDeliveryDeps {
   bus: EventBus;
-  config: Pick<Config, "webhookLog" | "webhookRender" | "externalUrl">;
+  config: Pick<Config, "webhookLog" | "webhookRender" | "externalUrl" | "apiLookup">;
 }
 
 export function createWebhookOps(deps: WebhookOpsDeps): WebhookOps {
@@ -39,7 +40,12 @@ export function createWebhookOps(deps: WebhookOpsDeps): WebhookOps {
   const overrides = new WebhookOverrides(deps.db, deps.bus, deps.integrations);
   const threads = new PipelineThreads(deps.config.webhookRender, deps.logger.child({ logger: "webhooks.render" }));
   const sns = new SnsVerifier();
-  const ingest = createIngest(createWebhookDelivery(deps), overrides, threads, sns);
+  // API lookups reach only public addresses unless the operator allows more (API_LOOKUP_ALLOWED_*).
+  const lookups = {
+    policy: new OutboundPolicy(deps.config.apiLookup),
+    logger: deps.logger.child({ logger: "webhooks.lookups" }),
+  };
+  const ingest = createIngest(createWebhookDelivery(deps), overrides, threads, sns, lookups);
   const deliveries = new WebhookDeliveries(deps.db, deps.integrations, ingest);
   const outgoing = new OutgoingWebhooks({
     ...deps,
