@@ -28,7 +28,12 @@ export function catalogueEntry(integration: Integration): Record<string, unknown
       description: o.description,
       ...(o.default !== undefined ? { default: o.default } : {}),
     })),
-    signature: m.signature ? { header: m.signature.header, algorithm: m.signature.algorithm } : null,
+    // Where the digest is: a header, or (HelloSign) a payload field.
+    signature: m.signature
+      ? m.signature.field !== undefined
+        ? { field: m.signature.field, algorithm: m.signature.algorithm }
+        : { header: m.signature.header, algorithm: m.signature.algorithm }
+      : null,
     webhook_url: `/api/v1/external/${m.name}`,
     doc: integration.docPath,
   };

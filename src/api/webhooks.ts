@@ -10,6 +10,7 @@ import { authenticateWebhook, parseBasicAuth } from "../http/auth";
 import { parseUrlencoded, readRawBody } from "../http/bodyParser";
 import { ok } from "../http/envelope";
 import type { DeliveryTrace } from "../services/webhooks/ingest";
+import { realmUrl } from "../services/realms/realms";
 
 function headerMap(ctx: Context): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -94,6 +95,9 @@ export function webhookRouter(deps: AppDeps): Router {
       query,
       body,
       receivedAt: startedMs,
+      // As the sender addressed it, for signatures over the URL (Mandrill's): the organization's
+      // public URL, then the path and the raw query string exactly as received.
+      url: realmUrl(realm, deps.config.externalUrl) + ctx.originalUrl,
     });
     trace = ingested.trace;
     if (ingested.error !== undefined) throw ingested.error;

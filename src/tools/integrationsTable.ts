@@ -47,14 +47,21 @@ const BODIES: Record<NonNullable<Manifest["contentType"]>, string> = {
   text: "plain text (or JSON)",
 };
 
+/** Where the signature is and what kind it is ("token": the secret itself; ECDSA: the secret is the public key). */
+function signatureNote(spec: NonNullable<Manifest["signature"]>): string {
+  const where = spec.field !== undefined ? `field ${code(spec.field)}` : code(spec.header ?? "");
+  if (spec.algorithm === "token") return `token ${where} (the webhook secret)`;
+  if (spec.algorithm === "ecdsa-p256-sha256")
+    return `signature ${where} (ECDSA P-256, the service's public key as webhook secret)`;
+  const covers = spec.signedText ? ` of ${code(spec.signedText)}` : "";
+  return `signature ${where} (HMAC-${spec.algorithm.toUpperCase()}${covers}, with a webhook secret)`;
+}
+
 function notes(m: Manifest): string {
   const out: string[] = [];
   const body = m.contentType ?? "json";
   out.push(body === "form-json" ? `JSON in form field ${code(m.formField ?? "payload")}` : BODIES[body]);
-  if (m.signature)
-    out.push(
-      `signature ${code(m.signature.header)} (HMAC-${m.signature.algorithm.toUpperCase()}, with a webhook secret)`,
-    );
+  if (m.signature) out.push(signatureNote(m.signature));
   if (m.signature?.timestamp)
     out.push(`signed ${code(m.signature.timestamp.field)} within ${m.signature.timestamp.toleranceSeconds} s`);
   const stamp = m.signature?.timestampHeader;

@@ -22,6 +22,7 @@ import { checkTables, checkTableUses } from "./tables";
 import { frameworkPartials, transformCopies } from "./frameworkParts";
 import { pluginAjv } from "./schemaCompiler";
 import { checkIdLookups } from "./apiLookupIds";
+import { ECDSA_P256_SHA256, REQUEST_PLACEHOLDERS } from "./signature";
 
 /** integrations/_shared/ (and any folder starting with "_") holds what a few plugins share: never a plugin. */
 export const SHARED_DIR = "_shared";
@@ -266,21 +267,60 @@ function checkReplyNames(manifest: Manifest): { where: string; what: string }[] 
   return out;
 }
 
-/** `signature.timestampHeader`: its placeholders once each, and not mixed with another way of signing the time. */
+/**
+ * `signature`: where the digest is (a header or a payload field), which placeholders its signed
+ * text may use (once each), and no two ways of signing the same thing.
+ */
 function checkSignatureSpec(manifest: Manifest): { where: string; what: string }[] {
   const spec = manifest.signature;
-  const stamp = spec?.timestampHeader;
-  if (!spec || !stamp) return [];
+  if (!spec) return [];
   const out: { where: string; what: string }[] = [];
+  const add = (where: string, what: string) => out.push({ where: `/signature${where}`, what });
+  if ((spec.header === undefined) === (spec.field === undefined))
+    add("", "give exactly one of header (the digest in a request header) and field (the digest in the payload)");
+  const ecdsa = spec.algorithm === ECDSA_P256_SHA256;
+  if (ecdsa && spec.encoding === "hex") add("/encoding", "an ECDSA signature is base64 DER: leave encoding out");
+  if (ecdsa && spec.prefix !== undefined) add("/prefix", "not with an ECDSA signature");
+  if (ecdsa && spec.headerParts) add("/headerParts", "headerParts are HMAC digests: not with an ECDSA signature");
+  if (spec.field !== undefined) {
+    if (spec.algorithm === "token" || ecdsa)
+      add("/field", `a digest in the payload is an HMAC: not with "${spec.algorithm}"`);
+    if (spec.signedText === undefined)
+      add("/field", "needs signedText: the payload fields the digest covers (it cannot cover the body holding it)");
+    if (spec.headerParts || spec.timestampHeader)
+      add("/field", "headerParts and timestampHeader read headers: not with a digest in the payload");
+  }
+  const stamp = spec.timestampHeader;
+  if (spec.signedText !== undefined) {
+    if (spec.algorithm === "token") add("/signedText", 'a "token" signature has no signed text');
+    if (stamp) add("/signedText", "timestampHeader has its own signedText: use that one");
+    if (spec.headerParts) add("/signedText", "headerParts sign '<time><join><body>': not with signedText");
+    const placeholders: string[] = spec.signedText.match(/\{[^{}]*\}/g) ?? [];
+    if (placeholders.length === 0) add("/signedText", "must hold at least one placeholder");
+    for (const placeholder of new Set(placeholders)) {
+      const fromRequest = REQUEST_PLACEHOLDERS.includes(placeholder);
+      if (spec.field !== undefined && fromRequest)
+        add("/signedText", `${placeholder}: with a digest in the payload, placeholders are payload paths`);
+      else if (spec.field === undefined && (!fromRequest || placeholder === "{timestamp}"))
+        add("/signedText", `${placeholder} is not a placeholder here (use {body}, {url} or {formFields})`);
+      else if (placeholders.filter((p) => p === placeholder).length > 1 && fromRequest)
+        add("/signedText", `must hold ${placeholder} at most once`);
+    }
+    const form = manifest.contentType === "form" || manifest.contentType === "form-json";
+    if (placeholders.includes("{formFields}") && !form)
+      add("/signedText", '{formFields} needs "contentType": "form" or "form-json"');
+  }
+  if (!stamp) return out;
   for (const placeholder of ["{timestamp}", "{body}"])
     if (stamp.signedText.split(placeholder).length !== 2)
-      out.push({ where: "/signature/timestampHeader/signedText", what: `must hold ${placeholder} exactly once` });
-  if (spec.algorithm === "token")
-    out.push({ where: "/signature/timestampHeader", what: 'a "token" signature has no signed text' });
-  if (spec.headerParts)
-    out.push({ where: "/signature/timestampHeader", what: "headerParts already signs a time: use one of the two" });
-  if (stamp.header.toLowerCase() === spec.header.toLowerCase())
-    out.push({ where: "/signature/timestampHeader/header", what: "must differ from the signature header" });
+      add("/timestampHeader/signedText", `must hold ${placeholder} exactly once`);
+  for (const placeholder of stamp.signedText.match(/\{[^{}]*\}/g) ?? [])
+    if (placeholder !== "{timestamp}" && placeholder !== "{body}")
+      add("/timestampHeader/signedText", `${placeholder} is not a placeholder here (use {timestamp} and {body})`);
+  if (spec.algorithm === "token") add("/timestampHeader", 'a "token" signature has no signed text');
+  if (spec.headerParts) add("/timestampHeader", "headerParts already signs a time: use one of the two");
+  if (spec.header !== undefined && stamp.header.toLowerCase() === spec.header.toLowerCase())
+    add("/timestampHeader/header", "must differ from the signature header");
   return out;
 }
 

@@ -78,12 +78,28 @@ export type DeliveryIdSource = { header: string } | { field: string };
 export type ContentType = "json" | "form" | "form-json" | "xml" | "query" | "text";
 
 export interface SignatureSpec {
-  header: string;
+  /** The header holding the digest (exactly one of `header` and `field`). */
+  header?: string;
+  /**
+   * A payload path holding the digest, for services that sign inside the body (the loader requires
+   * `signedText` with it: the digest cannot cover the body that holds it).
+   */
+  field?: string;
   /**
    * sha512: HCP Terraform signs with HMAC-SHA512. "token": no digest, the header carries the shared
    * secret itself (Honeycomb's X-Honeycomb-Webhook-Token), compared in constant time.
+   * "ecdsa-p256-sha256": the header is a base64 DER ECDSA signature (SHA-256), checked with the
+   * bot's secret read as the service's public key (base64 SPKI DER).
    */
-  algorithm: "sha256" | "sha1" | "sha512" | "token";
+  algorithm: "sha256" | "sha1" | "sha512" | "token" | "ecdsa-p256-sha256";
+  /**
+   * What the digest covers, when it is not the raw body alone: text with placeholders. With a
+   * `header`: `{body}` (the raw body), `{url}` (the URL posted to: the server's public URL, the
+   * path and the query as received) and `{formFields}` (the form fields sorted by name, each name
+   * followed by its value), each at most once. With a `field`: payload paths, e.g.
+   * `{event.event_time}{event.event_type}`. Not with `timestampHeader` (which has its own).
+   */
+  signedText?: string;
   /** Text before the digest in the header, e.g. "sha256=". */
   prefix?: string;
   /** How the digest is written: lower-case hex (default) or base64 (Typeform). */
@@ -461,10 +477,13 @@ export const MANIFEST_SCHEMA = {
     signature: {
       type: "object",
       additionalProperties: false,
-      required: ["header", "algorithm"],
+      // Exactly one of header and field, and which placeholders signedText may use: the loader says.
+      required: ["algorithm"],
       properties: {
         header: { type: "string", pattern: "^[A-Za-z0-9-]+$" },
-        algorithm: { enum: ["sha256", "sha1", "sha512", "token"] },
+        field: nonEmpty,
+        algorithm: { enum: ["sha256", "sha1", "sha512", "token", "ecdsa-p256-sha256"] },
+        signedText: nonEmpty,
         prefix: { type: "string" },
         encoding: { enum: ["hex", "base64"] },
         headerParts: {

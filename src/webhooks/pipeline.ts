@@ -34,6 +34,12 @@ export interface WebhookRequest {
   secret?: string | null;
   /** When the delivery arrived (ms since the epoch; default now): a signed timestamp is checked against it. */
   receivedAt?: number;
+  /**
+   * The URL the sender posted to (the server's public URL, the path and the raw query string as
+   * received), for a signature that covers it (signedText `{url}`). Never shown or logged: it may
+   * carry the bot's API key.
+   */
+  url?: string;
   /** What the plugin's API lookups answered (manifest `api`), by lookup name: templates read `api.<name>`. */
   api?: Record<string, unknown>;
   /** What the manifest's `verification` step found (src/services/webhooks/awsSns.ts): templates read `verification.*`. */
@@ -204,7 +210,10 @@ function renderReply(
  */
 export function verifyRequestSignature(
   integration: Integration,
-  request: Pick<WebhookRequest, "headers" | "body" | "secret" | "receivedAt">,
+  request: Pick<WebhookRequest, "headers" | "body" | "secret" | "receivedAt" | "url"> &
+    Partial<Pick<WebhookRequest, "query">>,
+  /** The payload, when it is already parsed (a digest in the payload is read from it). */
+  parsed?: unknown,
 ): void {
   const { manifest } = integration;
   if (request.secret && !manifest.signature && !manifest.verification) {
@@ -215,16 +224,41 @@ export function verifyRequestSignature(
       { integration: integration.name },
     );
   }
-  if (manifest.signature && request.secret) {
-    verifySignature(
-      manifest.signature,
-      request.secret,
-      request.body,
-      request.headers[manifest.signature.header.toLowerCase()],
-      request.receivedAt ?? Date.now(),
-      request.headers,
-    );
-  }
+  const spec = manifest.signature;
+  if (!spec || !request.secret) return;
+  // A digest in the body (HelloSign's event_hash) is read from the payload, parsed here when the
+  // caller has not (the check before API lookups).
+  const payload = spec.field === undefined ? undefined : (parsed ?? readPayload(integration, request));
+  const digest = spec.field === undefined ? undefined : readPath(payload, spec.field);
+  verifySignature(
+    spec,
+    request.secret,
+    request.body,
+    spec.field === undefined
+      ? request.headers[(spec.header ?? "").toLowerCase()]
+      : typeof digest === "string"
+        ? digest
+        : undefined,
+    request.receivedAt ?? Date.now(),
+    request.headers,
+    { url: request.url, payload },
+  );
+}
+
+/** The request's body as the manifest reads it (a bare array wrapped where it says so). */
+function readPayload(
+  integration: Integration,
+  request: Pick<WebhookRequest, "headers" | "body"> & Partial<Pick<WebhookRequest, "query">>,
+): unknown {
+  const { manifest } = integration;
+  const parsed = parseWebhookBody(
+    manifest,
+    request.body,
+    request.headers["content-type"] ?? "",
+    request.query ?? {},
+    request.headers,
+  );
+  return Array.isArray(parsed) && manifest.wrapArray ? { [manifest.wrapArray]: parsed } : parsed;
 }
 
 /**
@@ -262,16 +296,12 @@ function readAndRender(
   read: { payload?: unknown; resolved?: ResolvedEvent },
 ): Outcome {
   const { manifest } = integration;
-  verifyRequestSignature(integration, request);
-  const parsed = parseWebhookBody(
-    manifest,
-    request.body,
-    request.headers["content-type"] ?? "",
-    request.query,
-    request.headers,
-  );
+  // A digest in the payload is checked once the payload is read; any other before the body is parsed.
+  const digestInPayload = manifest.signature?.field !== undefined;
+  if (!digestInPayload) verifyRequestSignature(integration, request);
   // Services that post a bare JSON array (updown.io) declare the field it is read into.
-  const payload = Array.isArray(parsed) && manifest.wrapArray ? { [manifest.wrapArray]: parsed } : parsed;
+  const payload = readPayload(integration, request);
+  if (digestInPayload) verifyRequestSignature(integration, request, payload);
   if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
     throw new ApiError("INVALID_PAYLOAD", `Invalid ${manifest.displayName} payload: / must be a JSON object`, {
       pointers: ["/"],

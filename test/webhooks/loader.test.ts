@@ -153,6 +153,75 @@ describe("integration loader", () => {
     ]);
   });
 
+  it("refuses signed texts, payload digests and ECDSA signatures declared in ways that cannot be verified", async () => {
+    const form = { contentType: "form-json", formField: "payload" };
+    const url = { header: "X-Sig", algorithm: "sha1", encoding: "base64", signedText: "{url}{formFields}" };
+    const inBody = { field: "event.hash", algorithm: "sha256", signedText: "{event.time}{event.type}" };
+    const ecdsa = { header: "X-Sig", algorithm: "ecdsa-p256-sha256" };
+    const stamp = { header: "X-Stamp", signedText: "{timestamp}{body}", toleranceSeconds: 600 };
+    for (const [name, signature] of Object.entries({
+      urlok: url,
+      bodyok: inBody,
+      ecdsaok: { ...ecdsa, timestampHeader: stamp },
+    }))
+      writePlugin(dir(), name, { ...good(name), "integration.json": manifest(name, { ...form, signature }) });
+    const variants: Record<string, [Record<string, unknown>, Record<string, unknown>?]> = {
+      neither: [{ algorithm: "sha256" }],
+      both: [{ ...inBody, header: "X-Sig" }],
+      nofields: [{ ...inBody, signedText: undefined }],
+      bodyinbody: [{ ...inBody, signedText: "{body}{event.time}" }],
+      tokenfield: [{ ...inBody, algorithm: "token" }],
+      ecdsafield: [{ ...inBody, algorithm: "ecdsa-p256-sha256" }],
+      stamped: [{ ...inBody, timestampHeader: stamp }],
+      unknown: [{ ...url, signedText: "{url}{event.time}" }],
+      twice: [{ ...url, signedText: "{url}{url}" }],
+      notform: [url, {}],
+      nothing: [{ ...url, signedText: "plain" }],
+      mixed: [{ ...url, timestampHeader: stamp }],
+      tokentext: [{ ...url, algorithm: "token" }],
+      hexecdsa: [{ ...ecdsa, encoding: "hex", prefix: "e=" }],
+      extra: [{ ...ecdsa, timestampHeader: { ...stamp, signedText: "{timestamp}{url}{body}" } }],
+    };
+    for (const [name, [signature, extra]] of Object.entries(variants))
+      writePlugin(dir(), name, {
+        ...good(name),
+        "integration.json": manifest(name, { ...(extra ?? form), signature }),
+      });
+    const at = (name: string, what: string) => `integrations/${name}/integration.json: /signature${what}`;
+    expect((await problems()).sort()).toEqual(
+      [
+        at(
+          "neither",
+          ": give exactly one of header (the digest in a request header) and field (the digest in the payload)",
+        ),
+        at(
+          "both",
+          ": give exactly one of header (the digest in a request header) and field (the digest in the payload)",
+        ),
+        at(
+          "nofields",
+          "/field: needs signedText: the payload fields the digest covers (it cannot cover the body holding it)",
+        ),
+        at("bodyinbody", "/signedText: {body}: with a digest in the payload, placeholders are payload paths"),
+        at("tokenfield", '/field: a digest in the payload is an HMAC: not with "token"'),
+        at("tokenfield", '/signedText: a "token" signature has no signed text'),
+        at("ecdsafield", '/field: a digest in the payload is an HMAC: not with "ecdsa-p256-sha256"'),
+        at("stamped", "/field: headerParts and timestampHeader read headers: not with a digest in the payload"),
+        at("stamped", "/signedText: timestampHeader has its own signedText: use that one"),
+        at("unknown", "/signedText: {event.time} is not a placeholder here (use {body}, {url} or {formFields})"),
+        at("twice", "/signedText: must hold {url} at most once"),
+        at("notform", '/signedText: {formFields} needs "contentType": "form" or "form-json"'),
+        at("nothing", "/signedText: must hold at least one placeholder"),
+        at("mixed", "/signedText: timestampHeader has its own signedText: use that one"),
+
+        at("tokentext", '/signedText: a "token" signature has no signed text'),
+        at("hexecdsa", "/encoding: an ECDSA signature is base64 DER: leave encoding out"),
+        at("hexecdsa", "/prefix: not with an ECDSA signature"),
+        at("extra", "/timestampHeader/signedText: {url} is not a placeholder here (use {timestamp} and {body})"),
+      ].sort(),
+    );
+  });
+
   it("refuses fixed option values with a default outside them, with jsonPath, or blank", async () => {
     const option = { key: "mode", description: "m", values: ["a", "b"] };
     writePlugin(dir(), "fine", {

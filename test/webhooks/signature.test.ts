@@ -1,6 +1,8 @@
 // Manifest-declared HMAC verification (pure functions, no server): the expected header value,
 // and which received values are accepted or refused with which error; signed timestamps' tolerance.
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { expectedSignature, verifySignature, verifySignedTimestamp } from "../../src/webhooks/signature";
 import type { SignatureSpec, SignedTimestampSpec } from "../../src/webhooks/manifest";
 import { apiErrorOf } from "../support/apiErrors";
@@ -227,5 +229,192 @@ describe("verifySignature with the signing time in its own header (Slack's v0 sc
     );
     // A stale time with a wrong digest is a wrong signature: the age of an unproven time means nothing.
     expect(check(sign(SIGNED_AT, "other"), `${SIGNED_AT}`, SIGNED_AT + 3600)).toBe(mismatch);
+  });
+});
+
+describe("verifySignature over the URL posted to and the sorted form fields (Mandrill's scheme)", () => {
+  const SPEC: SignatureSpec = {
+    header: "X-Mandrill-Signature",
+    algorithm: "sha1",
+    encoding: "base64",
+    signedText: "{url}{formFields}",
+  };
+  const URL = "https://chat.example.org/api/v1/external/mandrill?api_key=k3y&stream=email";
+  // Two fields, out of order, with a + and a %-escape: the signed text has them decoded and sorted.
+  const FORM = Buffer.from("mandrill_events=%5B%7B%22event%22%3A%22send%22%7D%5D&b_note=hello+there%21");
+  const sign = (text: string, key = SECRET) => crypto.createHmac("sha1", key).update(text).digest("base64");
+  const GOOD = sign(`${URL}b_notehello there!mandrill_events[{"event":"send"}]`);
+  // url null: a delivery whose URL is not known (not through the HTTP route).
+  const check = (received: string | undefined, url: string | null = URL, body = FORM) => {
+    const err = apiErrorOf(() =>
+      verifySignature(SPEC, SECRET, body, received, Date.now(), {}, { url: url ?? undefined }),
+    );
+    return err ? `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}` : "accepted";
+  };
+  const mismatch =
+    "401 INVALID_SIGNATURE: The 'X-Mandrill-Signature' signature does not match the URL posted to and the request " +
+    "body (the service signs the URL exactly as it was registered with it: that must be the URL this server sees) " +
+    '{"header":"X-Mandrill-Signature"}';
+
+  it("accepts the base64 HMAC-SHA1 of the URL followed by each field's name and value, sorted by name", () => {
+    expect(check(GOOD)).toBe("accepted");
+    expect(check(` ${GOOD} `)).toBe("accepted");
+  });
+
+  it("refuses another key, another URL (a proxy's, another query order), a changed field, and the fields unsorted", () => {
+    expect(check(sign(`${URL}b_notehello there!mandrill_events[{"event":"send"}]`, "other"))).toBe(mismatch);
+    expect(check(GOOD, "http://10.0.0.5:9991/api/v1/external/mandrill?api_key=k3y&stream=email")).toBe(mismatch);
+    expect(check(GOOD, "https://chat.example.org/api/v1/external/mandrill?stream=email&api_key=k3y")).toBe(mismatch);
+    expect(check(GOOD, URL, Buffer.from(FORM.toString().replace("send", "open")))).toBe(mismatch);
+    expect(check(sign(`${URL}mandrill_events[{"event":"send"}]b_notehello there!`))).toBe(mismatch);
+    // Base64 is case-sensitive: the digest is compared as sent.
+    expect(check(GOOD.toLowerCase())).toBe(mismatch);
+    // The message never quotes the URL: it carries the bot's API key.
+    expect(check(GOOD, "https://x.example/?api_key=k3y")).not.toContain("k3y");
+  });
+
+  it("refuses a missing header, and cannot verify without knowing the URL", () => {
+    expect(check(undefined)).toMatch(/^401 INVALID_SIGNATURE: Missing the signature header 'X-Mandrill-Signature'/);
+    expect(check(GOOD, null)).toBe(
+      "401 INVALID_SIGNATURE: The signature covers the URL posted to, which is not known here {}",
+    );
+  });
+
+  it("answers a body that is not a well-formed form with a 400", () => {
+    expect(check(GOOD, URL, Buffer.from("mandrill_events=%E0%A4%A"))).toMatch(/^400 BAD_REQUEST/);
+  });
+});
+
+describe("verifySignature with ECDSA P-256 (SendGrid's signed Event Webhook)", () => {
+  const SPEC: SignatureSpec = {
+    header: "X-Twilio-Email-Event-Webhook-Signature",
+    algorithm: "ecdsa-p256-sha256",
+    timestampHeader: {
+      header: "X-Twilio-Email-Event-Webhook-Timestamp",
+      signedText: "{timestamp}{body}",
+      toleranceSeconds: 86400,
+    },
+  };
+  const pair = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const other = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const publicKey = (key: crypto.KeyObject) => key.export({ format: "der", type: "spki" }).toString("base64");
+  const PUBLIC = publicKey(pair.publicKey);
+  const SIGNED_AT = 1767225600;
+  const EVENTS = Buffer.from('[{"email":"ada@example.org","event":"delivered","sg_event_id":"ev-1"}]\r\n');
+  const sign = (ts: number, body = EVENTS, key = pair.privateKey) =>
+    crypto.sign("sha256", Buffer.concat([Buffer.from(String(ts)), body]), key).toString("base64");
+  const check = (
+    received: string | undefined,
+    stamp: string | undefined = String(SIGNED_AT),
+    secret = PUBLIC,
+    nowSeconds = SIGNED_AT + 30,
+    body = EVENTS,
+  ) => {
+    const headers = { "x-twilio-email-event-webhook-timestamp": stamp };
+    const err = apiErrorOf(() => verifySignature(SPEC, secret, body, received, nowSeconds * 1000, headers));
+    return err ? `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}` : "accepted";
+  };
+  const mismatch =
+    "401 INVALID_SIGNATURE: The 'X-Twilio-Email-Event-Webhook-Signature' signature does not match the request body " +
+    '{"header":"X-Twilio-Email-Event-Webhook-Signature"}';
+
+  it("accepts a DER signature of '<timestamp><raw body>' checked with the secret as the public key", () => {
+    expect(check(sign(SIGNED_AT))).toBe("accepted");
+    // The key pasted with its PEM armour on one line is the same key.
+    expect(check(sign(SIGNED_AT), undefined, `-----BEGIN PUBLIC KEY-----${PUBLIC}-----END PUBLIC KEY-----`)).toBe(
+      "accepted",
+    );
+  });
+
+  it("refuses another key pair, another time, a changed body, a mangled signature", () => {
+    expect(check(sign(SIGNED_AT, EVENTS, other.privateKey))).toBe(mismatch);
+    expect(check(sign(SIGNED_AT), undefined, publicKey(other.publicKey))).toBe(mismatch);
+    expect(check(sign(SIGNED_AT), String(SIGNED_AT + 1))).toBe(mismatch);
+    expect(check(sign(SIGNED_AT), undefined, PUBLIC, SIGNED_AT, Buffer.from(EVENTS.toString().trim()))).toBe(mismatch);
+    expect(check("not base64!")).toBe(mismatch);
+    expect(check(Buffer.from("garbage that is no DER").toString("base64"))).toBe(mismatch);
+  });
+
+  it("refuses a secret that is no P-256 public key, without quoting it", () => {
+    const rsa = crypto.generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey;
+    const p384 = crypto.generateKeyPairSync("ec", { namedCurve: "secp384r1" }).publicKey;
+    const refused =
+      "401 INVALID_SIGNATURE: The bot's webhook secret is not an ECDSA P-256 public key in base64 (SPKI DER): " +
+      'set the service\'s verification key as the bot\'s webhook secret {"reason":"secret is not a P-256 public key"}';
+    for (const secret of ["an-hmac-secret!", "c2hvcnQ=", publicKey(rsa), publicKey(p384)]) {
+      const answer = check(sign(SIGNED_AT), undefined, secret);
+      expect(answer).toBe(refused);
+      expect(answer).not.toContain(secret);
+    }
+  });
+
+  it("refuses a missing signature or time, and a signed time more than 24 hours away as stale", () => {
+    expect(check(undefined)).toMatch(/^401 INVALID_SIGNATURE: Missing the signature header/);
+    expect(check(sign(SIGNED_AT), "")).toMatch(
+      /^401 INVALID_SIGNATURE: The 'X-Twilio-Email-Event-Webhook-Timestamp' header must hold the signing time/,
+    );
+    expect(check(sign(SIGNED_AT), undefined, PUBLIC, SIGNED_AT + 86400)).toBe("accepted");
+    expect(check(sign(SIGNED_AT), undefined, PUBLIC, SIGNED_AT + 86401)).toMatch(
+      /^401 STALE_SIGNATURE: The signed delivery is 86401 seconds old/,
+    );
+  });
+
+  // SendGrid's own test vector (its SDK's), kept in the shared corpus: skipped where it is absent.
+  const shared = path.join(__dirname, "..", "..", "..", "shared", "fixtures", "sendgrid");
+  (fs.existsSync(path.join(shared, "index.json")) ? it : it.skip)("verifies SendGrid's published signed sample", () => {
+    const cases = JSON.parse(fs.readFileSync(path.join(shared, "index.json"), "utf8")) as {
+      fixture: string;
+      headers: Record<string, string>;
+      note?: string;
+    }[];
+    const signed = cases.find((c) => c.headers["X-Twilio-Email-Event-Webhook-Signature"])!;
+    const key = /public key (\S+) verifies/.exec(signed.note ?? "")![1];
+    const body = fs.readFileSync(path.join(shared, signed.fixture));
+    const ts = Number(signed.headers["X-Twilio-Email-Event-Webhook-Timestamp"]);
+    const signature = signed.headers["X-Twilio-Email-Event-Webhook-Signature"];
+    expect(check(signature, String(ts), key, ts + 5, body)).toBe("accepted");
+    expect(check(signature, String(ts), key, ts + 5, Buffer.concat([body, Buffer.from(" ")]))).toBe(mismatch);
+  });
+});
+
+describe("verifySignature with the digest in the payload (HelloSign's event_hash)", () => {
+  const SPEC: SignatureSpec = {
+    field: "event.event_hash",
+    algorithm: "sha256",
+    signedText: "{event.event_time}{event.event_type}",
+  };
+  const API_KEY = "c0ffee11c0ffee22c0ffee33c0ffee44c0ffee55c0ffee66c0ffee77c0ffee88";
+  const payload = (time: unknown = "1767225600", type: unknown = "signature_request_signed") => ({
+    event: { event_time: time, event_type: type },
+  });
+  const hash = (text: string, key = API_KEY) => crypto.createHmac("sha256", key).update(text).digest("hex");
+  const GOOD = hash("1767225600signature_request_signed");
+  const check = (received: string | undefined, p: unknown = payload(), key = API_KEY) => {
+    const err = apiErrorOf(() => verifySignature(SPEC, key, Buffer.from("ignored"), received, 0, {}, { payload: p }));
+    return err ? `${err.status} ${err.code}: ${err.message} ${JSON.stringify(err.extra)}` : "accepted";
+  };
+  const mismatch =
+    "401 INVALID_SIGNATURE: The 'event.event_hash' digest does not match the payload fields it signs " +
+    '({event.event_time}{event.event_type}) {"field":"event.event_hash"}';
+
+  it("accepts the hex HMAC-SHA256 of the event time followed by the event type, in either case", () => {
+    expect(check(GOOD)).toBe("accepted");
+    expect(check(GOOD.toUpperCase())).toBe("accepted");
+    // A time written as a JSON number is signed as its digits.
+    expect(check(GOOD, payload(1767225600))).toBe("accepted");
+  });
+
+  it("refuses another API key, another time or type, and a missing digest or signed field", () => {
+    expect(check(hash("1767225600signature_request_signed", "other"))).toBe(mismatch);
+    expect(check(GOOD, payload("1767225601"))).toBe(mismatch);
+    expect(check(GOOD, payload(undefined, "signature_request_declined"))).toBe(mismatch);
+    expect(check(undefined)).toBe(
+      '401 INVALID_SIGNATURE: Missing the signature field \'event.event_hash\' {"field":"event.event_hash"}',
+    );
+    expect(check(GOOD, payload(null))).toBe(
+      "401 INVALID_SIGNATURE: The signed field 'event.event_time' is missing from the payload " +
+        '{"field":"event.event_time"}',
+    );
+    expect(check(GOOD, payload(undefined, { nested: true }))).toMatch(/'event.event_type' is missing/);
   });
 });

@@ -25,6 +25,8 @@ export interface IngestInput {
   replay?: boolean;
   /** When the delivery arrived (ms since the epoch), for a signed timestamp's tolerance. */
   receivedAt?: number;
+  /** The URL the sender posted to, for a signature that covers it (WebhookRequest.url). */
+  url?: string;
 }
 
 export interface DeliveryTrace {
@@ -62,13 +64,14 @@ export function createIngest(
         body: d.body,
         secret: d.replay ? null : d.bot.webhook_secret,
         receivedAt: d.receivedAt,
+        url: d.url,
+        query: d.query,
       };
       // A delivery its bot's secret refuses makes no lookup with the owner's token (the pipeline
       // then answers the refusal itself, with the event it can read).
       const api = signatureHolds(d.integration, signed) ? await lookupApiDetails(d.integration, d, lookups) : undefined;
       const request = {
         ...signed,
-        query: d.query,
         overrides: eventOverrides,
         ...(api ? { api } : {}),
       };
