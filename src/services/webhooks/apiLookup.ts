@@ -44,6 +44,12 @@ interface Site {
   prefix: string;
 }
 
+/** The owner's token for the plugin's lookups, when it has an `api` block and the URL gives one. */
+export function lookupToken(integration: Integration, query: Record<string, string>): string | undefined {
+  const spec = integration.manifest.api;
+  return (spec && query[spec.tokenOption]?.trim()) || undefined;
+}
+
 /** The lookups' answers by name, or undefined when the plugin has none or no token was given. */
 export async function lookupApiDetails(
   integration: Integration,
@@ -51,7 +57,7 @@ export async function lookupApiDetails(
   context: ApiLookupContext = DEFAULT_CONTEXT,
 ): Promise<Record<string, unknown> | undefined> {
   const spec = integration.manifest.api;
-  const token = spec ? request.query[spec.tokenOption]?.trim() : undefined;
+  const token = lookupToken(integration, request.query);
   if (!spec || !token) return undefined;
   const site = siteOf(spec, request.query, context.policy);
   if (site === undefined) return {}; // no site named: nothing to ask

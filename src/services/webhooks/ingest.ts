@@ -9,7 +9,7 @@ import { verifyRequestSignature, type PipelineResult, type ReplyFields } from ".
 import type { DeliverWebhook, DeliveryResult } from "./delivery";
 import type { DeliveryOutcome } from "./deliveryLog";
 import type { WebhookOverrides } from "./overrides";
-import { lookupApiDetails, type ApiLookupContext } from "./apiLookup";
+import { lookupApiDetails, lookupToken, type ApiLookupContext } from "./apiLookup";
 import { SnsVerifier, verifyDelivery } from "./awsSns";
 
 export interface IngestInput {
@@ -68,8 +68,13 @@ export function createIngest(
         query: d.query,
       };
       // A delivery its bot's secret refuses makes no lookup with the owner's token (the pipeline
-      // then answers the refusal itself, with the event it can read).
-      const api = signatureHolds(d.integration, signed) ? await lookupApiDetails(d.integration, d, lookups) : undefined;
+      // then answers the refusal itself, with the event it can read). Only deliveries that would
+      // make lookups pay for this early check: the pipeline checks every signature anyway.
+      const wantsLookups = lookupToken(d.integration, d.query) !== undefined;
+      const api =
+        wantsLookups && signatureHolds(d.integration, signed)
+          ? await lookupApiDetails(d.integration, d, lookups)
+          : undefined;
       const request = {
         ...signed,
         overrides: eventOverrides,
