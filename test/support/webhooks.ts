@@ -60,6 +60,12 @@ function snsSigned(server: TestServer, name: string, body: string | Buffer, sign
   return sign && verification === "aws-sns" ? harnessSignedBody(body) : body;
 }
 
+/** Gives the webhook bot a webhook secret (blank: none), as its owner would; the change must succeed. */
+export async function setBotSecret(server: TestServer, secret: string): Promise<void> {
+  const res = await server.as(server.users.owner).patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret });
+  expect(res.status).toBe(200);
+}
+
 export async function latestMessageId(server: TestServer): Promise<number> {
   const row = await server.db("messages").max({ id: "id" }).first();
   return Number(row?.id ?? 0);

@@ -5,7 +5,7 @@
 // key, a changed time or type, or no hash; a bot without a secret takes it unhashed.
 import crypto from "node:crypto";
 import { startTestServer, type TestServer } from "../support/harness";
-import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+import { latestMessageId, messagesSince, postWebhook, setBotSecret } from "../support/webhooks";
 
 const API_KEY = "5e1d0c9b8a7f6e5d4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918070605";
 const hash = (time: string, type: string, key = API_KEY) =>
@@ -29,10 +29,7 @@ function event(title: string, eventHash?: (time: string, type: string) => string
 }
 
 let server: TestServer;
-const setSecret = async (secret: string) => {
-  const res = await server.as(server.users.owner).patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret });
-  expect(res.status).toBe(200);
-};
+const setSecret = (secret: string) => setBotSecret(server, secret);
 beforeAll(async () => {
   server = await startTestServer({}, { integrations: ["hellosign"] });
   await setSecret(API_KEY);

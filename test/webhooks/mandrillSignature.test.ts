@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { realmUrl } from "../../src/services/realms/realms";
 import { startTestServer, type TestServer } from "../support/harness";
-import { latestMessageId, messagesSince } from "../support/webhooks";
+import { latestMessageId, messagesSince, setBotSecret } from "../support/webhooks";
 
 const KEY = "mNdr1LL-tidepool-webhook-key_42";
 const events = (subject: string) =>
@@ -31,8 +31,7 @@ beforeAll(async () => {
   server = await startTestServer({}, { integrations: ["mandrill"] });
   query = `api_key=${server.users.bot.apiKey}&stream=general`;
   publicUrl = `${realmUrl(server.realm, server.config.externalUrl)}/api/v1/external/mandrill?${query}`;
-  const res = await server.as(server.users.owner).patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret: KEY });
-  expect(res.status).toBe(200);
+  await setBotSecret(server, KEY);
 });
 afterAll(() => server.close());
 

@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { startTestServer, type TestServer } from "../support/harness";
-import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+import { latestMessageId, messagesSince, postWebhook, setBotSecret } from "../support/webhooks";
 
 const SECRET = "pdl_ntf_tidepool_secret";
 const body = fs.readFileSync(path.join(__dirname, "../../integrations/paddle/fixtures/payout__paid.json"));
@@ -15,10 +15,7 @@ const now = () => Math.floor(Date.now() / 1000);
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({}, { integrations: ["paddle"] });
-  const res = await server
-    .as(server.users.owner)
-    .patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret: SECRET });
-  expect(res.status).toBe(200);
+  await setBotSecret(server, SECRET);
 });
 afterAll(() => server.close());
 

@@ -6,7 +6,7 @@
 // without a secret takes the batch unsigned.
 import crypto from "node:crypto";
 import { startTestServer, type TestServer } from "../support/harness";
-import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+import { latestMessageId, messagesSince, postWebhook, setBotSecret } from "../support/webhooks";
 
 const pair = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
 const stranger = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
@@ -26,10 +26,7 @@ const signed = (body: string, ts = now(), key = pair.privateKey) => ({
 });
 
 let server: TestServer;
-const setSecret = async (secret: string) => {
-  const res = await server.as(server.users.owner).patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret });
-  expect(res.status).toBe(200);
-};
+const setSecret = (secret: string) => setBotSecret(server, secret);
 beforeAll(async () => {
   server = await startTestServer({}, { integrations: ["sendgrid"] });
   await setSecret(VERIFICATION_KEY);

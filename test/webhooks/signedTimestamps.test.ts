@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { startTestServer, type TestServer } from "../support/harness";
-import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+import { latestMessageId, messagesSince, postWebhook, setBotSecret } from "../support/webhooks";
 
 const SECRET = "lin-signing-secret";
 const fixture = JSON.parse(
@@ -18,10 +18,7 @@ let server: TestServer;
 let deliveries = 0;
 beforeAll(async () => {
   server = await startTestServer({}, { integrations: ["linear"] });
-  const res = await server
-    .as(server.users.owner)
-    .patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret: SECRET });
-  expect(res.status).toBe(200);
+  await setBotSecret(server, SECRET);
 });
 afterAll(() => server.close());
 

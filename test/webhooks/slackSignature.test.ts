@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nock from "nock";
 import { startTestServer, type TestServer } from "../support/harness";
-import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
+import { latestMessageId, messagesSince, postWebhook, setBotSecret } from "../support/webhooks";
 
 const PLUGIN = path.join(__dirname, "..", "..", "integrations", "slack");
 const read = (...parts: string[]) => fs.readFileSync(path.join(PLUGIN, ...parts), "utf8");
@@ -26,10 +26,7 @@ function message(text: string): string {
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({}, { integrations: ["slack"] });
-  const res = await server
-    .as(server.users.owner)
-    .patch(`/bots/${server.users.bot.id}/webhook_secret`, { secret: SECRET });
-  expect(res.status).toBe(200);
+  await setBotSecret(server, SECRET);
 });
 afterAll(() => server.close());
 afterEach(() => nock.cleanAll());
