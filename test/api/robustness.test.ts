@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { apiRouter } from "../../src/api";
 import { startTestServer, type TestServer } from "../support/harness";
+import { ODD_BODIES } from "../support/oddBodies";
 import { postWebhook } from "../support/webhooks";
 
 let server: TestServer;
@@ -95,40 +96,29 @@ const INTEGRATION_FOLDERS = fs
   .readdirSync(INTEGRATIONS_DIR)
   .filter((name) => fs.existsSync(path.join(INTEGRATIONS_DIR, name, "integration.json")))
   .sort();
-const BODIES = [
-  "",
-  "null",
-  "[]",
-  "{}",
-  '{"a": 1}',
-  "not json",
-  '{"commits": null, "alerts": "x", "text": 5, "blocks": [null, 1, {"type": 7}], "attachments": {}}',
-  "payload=%7B%7D",
-];
 
-describe("no integration answers 500 to odd payloads, for any of its events", () => {
+// Every event of every plugin gets these bodies in the pure tier (test/unit/oddPayloads.test.ts);
+// here each plugin gets them once through the app (HTTP, the body limits, the bot, storing), for
+// its first event when it reads the event from a header.
+describe("no integration answers 500 to odd payloads", () => {
   it("covers every loaded integration", () => {
     expect([...server.deps.integrations.names()].sort()).toEqual(INTEGRATION_FOLDERS);
   });
 
   for (const name of INTEGRATION_FOLDERS) {
-    for (const contentType of ["application/json", "application/x-www-form-urlencoded"]) {
-      it(`${name} (${contentType})`, async () => {
-        const integration = server.deps.integrations.get(name)!;
-        const header =
-          "header" in integration.manifest.eventSource
-            ? (integration.manifest.eventSource as { header: string }).header
-            : undefined;
-        const failures: string[] = [];
-        for (const event of [...integration.events.keys(), "no-such-event"]) {
-          for (const body of BODIES) {
-            const headers: Record<string, string> = header ? { [header]: event.split(".")[0] } : {};
-            const res = await postWebhook(server, name, { body, contentType, headers, query: { stream: "general" } });
-            if (res.status >= 500) failures.push(`${event} ${body.slice(0, 40)} → ${res.status} ${res.body.msg}`);
-          }
+    it(name, async () => {
+      const integration = server.deps.integrations.get(name)!;
+      const source = integration.manifest.eventSource;
+      const headers: Record<string, string> =
+        "header" in source ? { [source.header]: [...integration.events.keys()][0].split(".")[0] } : {};
+      const failures: string[] = [];
+      for (const contentType of ["application/json", "application/x-www-form-urlencoded"]) {
+        for (const body of ODD_BODIES) {
+          const res = await postWebhook(server, name, { body, contentType, headers, query: { stream: "general" } });
+          if (res.status >= 500) failures.push(`${contentType} ${body.slice(0, 40)} → ${res.status} ${res.body.msg}`);
         }
-        expect(failures).toEqual([]);
-      });
-    }
+      }
+      expect(failures).toEqual([]);
+    });
   }
 });
