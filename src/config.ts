@@ -45,6 +45,8 @@ export interface Config {
   logLevel: string;
   /** Plugin folders for incoming webhooks; undefined → <repo>/integrations. */
   integrationsDir?: string;
+  /** Only these plugin folders are loaded (INTEGRATIONS_ENABLED); undefined → every folder. */
+  integrationsEnabled?: string[];
   eventQueueIdleSeconds: number;
   longPollTimeoutSeconds: number;
   /**
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === "test" ? "silent" : "info"),
     integrationsDir: env.INTEGRATIONS_DIR ? path.resolve(env.INTEGRATIONS_DIR) : undefined,
+    integrationsEnabled: env.INTEGRATIONS_ENABLED?.trim() ? listFromEnv(env, "INTEGRATIONS_ENABLED") : undefined,
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
     heartbeatSeconds: Math.min(

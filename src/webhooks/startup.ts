@@ -16,12 +16,17 @@ export function integrationsDirFor(config: Pick<Config, "integrationsDir">): str
   return config.integrationsDir ?? path.join(repoRoot(), "integrations");
 }
 
-/** Every plugin folder, or only the named ones. */
+/** Every plugin folder, or only the named ones (by default those of INTEGRATIONS_ENABLED, when set). */
 export async function loadIntegrationsForApp(
-  config: Pick<Config, "integrationsDir">,
-  only?: readonly string[],
+  config: Pick<Config, "integrationsDir" | "integrationsEnabled">,
+  only: readonly string[] | undefined = config.integrationsEnabled,
 ): Promise<IntegrationRegistry> {
   const dir = integrationsDirFor(config);
-  if (only) return createRegistry(only.map((name) => loadIntegrationFolder(path.join(dir, name), path.dirname(dir))));
-  return createRegistry(loadIntegrations(dir));
+  if (!only) return createRegistry(loadIntegrations(dir));
+  for (const name of only) {
+    // A name is a folder of the plugin directory itself, never a path elsewhere.
+    if (!/^[A-Za-z0-9_-]+$/.test(name) || !fs.existsSync(path.join(dir, name, "integration.json")))
+      throw new Error(`INTEGRATIONS_ENABLED names "${name}", which is not a plugin folder of ${dir}`);
+  }
+  return createRegistry(only.map((name) => loadIntegrationFolder(path.join(dir, name), path.dirname(dir))));
 }

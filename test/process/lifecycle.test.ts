@@ -21,7 +21,8 @@ it("npm start: SIGTERM answers the long-poll in flight with a heartbeat and exit
   const port = await freePort();
   const server = startServerProcess(
     ["npm", "start", "--silent"],
-    { ...env, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: "60" },
+    // Every plugin, as an operator's server starts.
+    { ...env, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: "60", INTEGRATIONS_ENABLED: "" },
     port,
   );
   cleanups.push(() => void server.child.kill("SIGKILL"));

@@ -60,11 +60,22 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the server (by `command`, from the repository root) on 127.0.0.1:port with extra env. */
+/**
+ * Starts the server (by `command`, from the repository root) on 127.0.0.1:port with extra env.
+ * Only the helloworld plugin is loaded unless `env` says otherwise (INTEGRATIONS_ENABLED: "" for
+ * every folder): these tests are about the process, and every plugin costs seconds per start.
+ */
 export function startServerProcess(command: string[], env: Record<string, string>, port: number): ServerProcess {
   const child = spawn(command[0], command.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: "warn",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      INTEGRATIONS_ENABLED: "helloworld",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

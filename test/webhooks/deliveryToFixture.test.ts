@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 
 const run = promisify(execFile);
-// Each CLI run is a fresh process that loads every plugin: slow on a busy machine.
+// Each CLI run is a fresh process (tsx compiles the sources): slow on a busy machine.
 jest.setTimeout(180_000);
 const ROOT = path.join(__dirname, "../..");
 const githubPush = fs.readFileSync(path.join(ROOT, "integrations/github/fixtures/push__1_commit.json"), "utf8");
@@ -32,6 +32,8 @@ describe("npm run cli -- delivery-to-fixture", () => {
       ...process.env,
       DATA_DIR: server.config.dataDir,
       LOG_LEVEL: "silent",
+      // The plugins of the test server: every other one would cost the CLI seconds to load.
+      INTEGRATIONS_ENABLED: server.deps.integrations.names().join(","),
       DATABASE_URL: server.config.databaseUrl ?? "",
     };
     try {
