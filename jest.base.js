@@ -6,7 +6,7 @@ module.exports = {
   testEnvironment: "node",
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
   testMatch: ["<rootDir>/test/**/*.test.ts", "<rootDir>/integrations/**/*.test.ts"],
-  setupFiles: ["<rootDir>/test/setup.ts"],
+  setupFiles: ["<rootDir>/test/pristineHttp.ts", "<rootDir>/test/setup.ts"],
   setupFilesAfterEnv: ["<rootDir>/test/setupAfterEnv.ts"],
   // Generous: a test file starts a server and migrates a fresh database in beforeAll, which on a
   // loaded 2-core machine (MariaDB DDL) can take tens of seconds. Speed is judged by the bench.
