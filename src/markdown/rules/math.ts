@@ -1,7 +1,7 @@
 // Math as the reference marks it: inline `$$…$$` and ```math blocks through KaTeX (HTML + MathML);
 // TeX that KaTeX rejects shows as <span class="tex-error"> with the source. Markdown is not applied
 // inside math.
-import katex from "katex";
+import type Katex from "katex";
 import type { MarkdownIt } from "./markdownItTypes";
 import { trimEndChars } from "../../text";
 
@@ -43,11 +43,16 @@ function toLegacyMarkup(node: KatexNode): void {
   for (const child of node.children ?? []) toLegacyMarkup(child);
 }
 
-const renderToDomTree = (katex as unknown as { __renderToDomTree?: (src: string, opts: object) => KatexNode })
-  .__renderToDomTree;
+// katex is a large module: it is loaded on the first math a message has, not when the server starts.
+let katexModule: typeof Katex | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+const loadKatex = (): typeof Katex => (katexModule ??= require("katex") as typeof Katex);
 
 function tex(source: string, displayMode: boolean): string | null {
   try {
+    const katex = loadKatex();
+    const renderToDomTree = (katex as unknown as { __renderToDomTree?: (src: string, opts: object) => KatexNode })
+      .__renderToDomTree;
     const options = { ...KATEX_OPTIONS, displayMode };
     if (!renderToDomTree) return katex.renderToString(source, options);
     const tree = renderToDomTree(source, options);

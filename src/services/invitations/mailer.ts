@@ -1,6 +1,7 @@
 // Outgoing mail through nodemailer when SMTP_URL is configured; otherwise mail is off and we
 // only log that (never the URL: it carries the SMTP password).
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
+import type Nodemailer from "nodemailer";
 import type { Logger } from "pino";
 
 export interface OutgoingMail {
@@ -29,6 +30,9 @@ export function createMailer(smtpUrl: string | undefined, fromDomain: string, lo
   }
   let transport = transports.get(smtpUrl);
   if (!transport) {
+    // Loaded only when mail is configured: most servers never send any.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+    const nodemailer = require("nodemailer") as typeof Nodemailer;
     transport = nodemailer.createTransport(smtpUrl, { from: `Switchboard <noreply@${fromDomain}>` });
     transports.set(smtpUrl, transport);
   }

@@ -1,6 +1,5 @@
 // Custom emoji images: the type is read from the bytes with sharp (the declared content type
 // and file name are never trusted), and animated images get a still first-frame PNG.
-import sharp from "sharp";
 import { Errors } from "../../errors";
 
 const FORMATS: Record<string, string> = { png: "png", jpeg: "jpg", gif: "gif", webp: "webp" };
@@ -15,6 +14,8 @@ export interface InspectedImage {
 }
 
 export async function inspectEmojiImage(filePath: string): Promise<InspectedImage> {
+  // sharp (native, with its libvips) is loaded on the first custom emoji, not when the server starts.
+  const { default: sharp } = await import("sharp");
   let format: string | undefined;
   let pages: number;
   try {
