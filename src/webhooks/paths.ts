@@ -2,15 +2,19 @@
 // ("pull_request.head.ref"). Manifests may use either form.
 import { MAX_JSON_PATH_LENGTH, MAX_JSON_PATH_SEGMENTS } from "../limits";
 
-export function readPath(value: unknown, path: string): unknown {
-  const parts = path.startsWith("/")
+/** The keys a JSON pointer or dotted path names, outermost first. */
+export function pathKeys(path: string): string[] {
+  return path.startsWith("/")
     ? path
         .slice(1)
         .split("/")
         .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
     : path.split(".");
+}
+
+export function readPath(value: unknown, path: string): unknown {
   let current: unknown = value;
-  for (const part of parts) {
+  for (const part of pathKeys(path)) {
     if (current === null || typeof current !== "object") return undefined;
     if (!Object.prototype.hasOwnProperty.call(current, part)) return undefined;
     current = (current as Record<string, unknown>)[part];

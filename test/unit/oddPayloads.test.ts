@@ -9,6 +9,7 @@ import path from "node:path";
 import { dryRunDelivery } from "../../src/services/webhooks/dryRun";
 import { loadIntegrations } from "../../src/webhooks/loader";
 import type { EventSource } from "../../src/webhooks/manifest";
+import { pathKeys } from "../../src/webhooks/paths";
 import type { Integration } from "../../src/webhooks/registry";
 import { ODD_BODIES, ODD_OBJECT_BODIES } from "../support/oddBodies";
 
@@ -24,12 +25,7 @@ function rawEventValue(source: EventSource, event: string): string {
 
 /** Writes `value` at a dotted path or JSON pointer, making the objects on the way. */
 function withPath(payload: Record<string, unknown>, at: string, value: string): Record<string, unknown> {
-  const parts = at.startsWith("/")
-    ? at
-        .slice(1)
-        .split("/")
-        .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
-    : at.split(".");
+  const parts = pathKeys(at);
   const copy = structuredClone(payload);
   let node: Record<string, unknown> = copy;
   for (const part of parts.slice(0, -1)) {
