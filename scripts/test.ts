@@ -1,9 +1,10 @@
-// npm test: the whole suite in its two tiers (jest.config.js): the pure project in parallel
-// workers, then the end-to-end project in band. Arguments go to both Jest runs (a path pattern
+// npm test: the whole suite in its two tiers (jest.config.js): the pure project, then the
+// end-to-end project, each in parallel workers. Arguments go to both Jest runs (a path pattern
 // selects in either tier). With --json --outputFile=F (as .ci/run passes), each run writes its
 // own report and F gets their sum, so the counts .ci/run reads cover both tiers.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 
 const args = process.argv.slice(2);
 let outputFile: string | undefined;
@@ -15,10 +16,15 @@ for (let i = 0; i < args.length; i++) {
 }
 
 const jest = require.resolve("jest/bin/jest");
+// End-to-end files run side by side too: each has its own server on its own port, its own
+// database (a fresh SQLite file or MariaDB database), Redis prefix and temporary folders. One more
+// worker than cores (they wait on databases, child processes and timers), at most 4 (each may
+// start processes and a browser); E2E_WORKERS=n chooses, E2E_WORKERS=1 runs them in band.
+const e2eWorkers = Number(process.env.E2E_WORKERS) || Math.min(4, os.availableParallelism() + 1);
 const tiers = [
   // Every core: Jest's default leaves one free, which is one worker on a 2-core machine.
   { project: "pure", extra: ["--maxWorkers=100%"] },
-  { project: "e2e", extra: ["--runInBand"] },
+  { project: "e2e", extra: e2eWorkers === 1 ? ["--runInBand"] : [`--maxWorkers=${e2eWorkers}`] },
 ];
 let failed = false;
 // Jest's JSON report: only its counters and file results are read here.
