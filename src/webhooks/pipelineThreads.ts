@@ -12,6 +12,13 @@ import { ApiError, type ErrorCode } from "../errors";
 import { settlePipeline, type Outcome, type PipelineResult, type WebhookRequest } from "./pipeline";
 import type { Integration } from "./registry";
 
+/**
+ * Time a thread may take to load a plugin for a delivery, apart from the delivery's own limit.
+ * The server loaded every plugin once at start-up, so only a loaded machine makes this slow; the
+ * bound still stops a thread that never finishes.
+ */
+export const RENDER_PLUGIN_LOAD_TIMEOUT_MS = 30_000;
+
 export interface RenderLimits {
   /** Worker threads; 0 runs the pipeline on the event loop. */
   threads: number;
@@ -109,6 +116,7 @@ export interface ThreadMemory {
 export type ThreadReply =
   | { ready: true }
   | { memory: ThreadMemory }
+  | { id: number; loading: true }
   | { id: number; loaded: true }
   | { id: number; result: { outcome: Outcome } | { error: WireError; event?: string; eventKey?: string } };
 
@@ -299,12 +307,13 @@ export class PipelineThreads {
   /**
    * (Re)starts the running task's clock: when it becomes the first of its thread (once the thread
    * has started: starting one takes about a second, more on a loaded machine), and again once the
-   * thread has loaded its plugin. The thread may have started it a little earlier (its previous
-   * answer was still waiting for the event loop), so a delivery gets at least the limit, never less.
+   * thread has loaded its plugin; while the thread loads one, the plugin-load bound runs instead.
+   * The thread may have started the task a little earlier (its previous answer was still waiting
+   * for the event loop), so a delivery gets at least the limit, never less.
    */
-  private arm(slot: Slot): void {
+  private arm(slot: Slot, ms = this.limits.timeoutMs): void {
     clearTimeout(slot.timer);
-    slot.timer = setTimeout(() => this.expire(slot), this.limits.timeoutMs);
+    slot.timer = setTimeout(() => this.expire(slot, ms), ms);
   }
 
   private onReply(slot: Slot, reply: ThreadReply): void {
@@ -316,6 +325,7 @@ export class PipelineThreads {
     if ("memory" in reply) return slot.memoryWaiters.shift()?.(reply.memory);
     const task = slot.tasks[0];
     if (!task || task.wire.id !== reply.id) return;
+    if ("loading" in reply) return this.arm(slot, Math.max(RENDER_PLUGIN_LOAD_TIMEOUT_MS, this.limits.timeoutMs));
     if ("loaded" in reply) return this.arm(slot);
     clearTimeout(slot.timer);
     slot.tasks.shift();
@@ -328,11 +338,11 @@ export class PipelineThreads {
     );
   }
 
-  private expire(slot: Slot): void {
+  private expire(slot: Slot, limitMs: number): void {
     const task = slot.tasks[0];
     if (!task) return;
     this.logger?.warn(
-      { integration: task.integration.name, limitMs: this.limits.timeoutMs },
+      { integration: task.integration.name, limitMs },
       "webhook delivery went past the render time limit; its thread is replaced",
     );
     this.retire(slot, renderLimitError(task.integration, this.limits, "time"));

@@ -43,13 +43,15 @@ function overridesOf(task: ThreadTask): Map<string, EventOverride> | undefined {
 
 const reply = (message: ThreadReply) => parentPort?.postMessage(JSON.stringify(message));
 
-function integrationAt(dir: string): { integration: Integration; loaded: boolean } {
+/** The plugin of `dir`, loaded when this thread does not hold it (`beforeLoading` is told first). */
+function integrationAt(dir: string, beforeLoading?: () => void): { integration: Integration; loaded: boolean } {
   const known = integrations.get(dir);
   if (known) {
     integrations.delete(dir);
     integrations.set(dir, known);
     return { integration: known, loaded: false };
   }
+  beforeLoading?.();
   const integration = loadIntegrationFolder(dir);
   integrations.set(dir, integration);
   for (const oldest of integrations.keys()) {
@@ -80,8 +82,9 @@ function memory(request: MemoryRequest["memory"]): void {
 }
 
 function run(task: ThreadTask, body: Buffer): ThreadReply {
-  const { integration, loaded } = integrationAt(task.dir);
-  // Loading a plugin is not the delivery's time: the main thread restarts its clock.
+  // Loading a plugin is not the delivery's time: the main thread stops its clock while this thread
+  // loads one (a bound of its own runs instead) and restarts it once the plugin is loaded.
+  const { integration, loaded } = integrationAt(task.dir, () => reply({ id: task.id, loading: true }));
   if (loaded) reply({ id: task.id, loaded: true });
   const result: PipelineResult = settlePipeline(integration, { ...task.request, body, overrides: overridesOf(task) });
   if ("outcome" in result) return { id: task.id, result };

@@ -27,10 +27,21 @@ writeFiles(
   path.join(pluginsDir, "slowpoke"),
   goodPlugin("slowpoke", { "transform.js": TRANSFORM }, { displayName: "Slowpoke", transform: "transform.js" }),
 );
+// The same plugin, whose module takes LOAD_MS to load: longer than the clock test's limit on any
+// machine, however fast it starts a thread.
+const LOAD_MS = 1500;
+writeFiles(
+  path.join(pluginsDir, "slowload"),
+  goodPlugin(
+    "slowload",
+    { "transform.js": `{ const end = Date.now() + ${LOAD_MS}; while (Date.now() < end); }\n${TRANSFORM}` },
+    { displayName: "Slowload", transform: "transform.js" },
+  ),
+);
 afterAll(() => fs.rmSync(pluginsDir, { recursive: true, force: true }));
 
-const deliver = (server: TestServer, payload: Record<string, unknown>) =>
-  postWebhook(server, "slowpoke", { body: JSON.stringify(payload), query: { stream: "general" } });
+const deliver = (server: TestServer, payload: Record<string, unknown>, plugin = "slowpoke") =>
+  postWebhook(server, plugin, { body: JSON.stringify(payload), query: { stream: "general" } });
 
 /** A test server with these settings for the enclosing describe block (started once, closed after). */
 function serverWith(env: Record<string, string>): () => TestServer {
@@ -118,13 +129,15 @@ describe("render threads", () => {
 });
 
 describe("render threads' clock", () => {
-  const server = serverWith({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_TIMEOUT_MS: "200" });
+  // Below LOAD_MS, and well above a render of this plugin on a loaded machine.
+  const server = serverWith({ INTEGRATIONS_DIR: pluginsDir, WEBHOOK_RENDER_TIMEOUT_MS: "1000" });
 
-  it("does not count starting the thread or loading the plugin (each takes longer than this limit)", async () => {
-    expect((await deliver(server(), { title: "first" })).status).toBe(200);
-    expect((await deliver(server(), { title: "endless", mode: "forever" })).body.code).toBe("RENDER_LIMIT_EXCEEDED");
+  it("does not count starting the thread or loading the plugin (loading takes longer than this limit)", async () => {
+    expect((await deliver(server(), { title: "first" }, "slowload")).status).toBe(200);
+    const endless = await deliver(server(), { title: "endless", mode: "forever" }, "slowload");
+    expect(endless.body.code).toBe("RENDER_LIMIT_EXCEEDED");
     // On the thread started in its place: started and loaded afresh, not counted either.
-    expect((await deliver(server(), { title: "next" })).status).toBe(200);
+    expect((await deliver(server(), { title: "next" }, "slowload")).status).toBe(200);
   });
 });
 
