@@ -270,12 +270,19 @@ export class Tmux {
 }
 
 /** A shell script that runs a command with the given environment, for tmux to start. */
-export function writeScript(file: string, env: Record<string, string>, cwd: string, command: string[]): string {
+/** A shell script that runs `command` in `cwd` with `env`; its stderr goes to `stderrFile` when given. */
+export function writeScript(
+  file: string,
+  env: Record<string, string>,
+  cwd: string,
+  command: string[],
+  stderrFile?: string,
+): string {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const lines = [
     `cd ${quote(cwd)}`,
     ...Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}`),
-    `exec ${command.map(quote).join(" ")}`,
+    `exec ${command.map(quote).join(" ")}${stderrFile ? ` 2>>${quote(stderrFile)}` : ""}`,
   ];
   fs.writeFileSync(file, lines.join("\n") + "\n");
   return file;
