@@ -25,11 +25,30 @@ import {
   type ClientTree,
 } from "../support/realClients";
 
+const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+
+// The client's own start-up race, not an answer of ours: its presence thread starts before the
+// screen does, and when our answer to its first presence update arrives before its main loop
+// exists, the thread's redraw fails `assert hasattr(self, "_update_pipe")` (zulipterminal/core.py)
+// and that thread ends; the client goes on.
+const STARTUP_RACE = /\(update_user_list\)[\s\S]*assert hasattr\(self, "_update_pipe"\)\s*AssertionError\s*$/;
+
+/**
+ * The tracebacks of the client's threads in its stderr (the script sends it to a file, so they
+ * do not garble the screen being read), its known start-up race left out: "" when there are none.
+ */
+const threadTracebacks = (stderrFile: string): string =>
+  read(stderrFile)
+    .split(/(?=Exception in thread )/)
+    .filter((block) => /Traceback/.test(block) && !STARTUP_RACE.test(block))
+    .join("");
+
 describeWithClients("zulip-terminal", { tmux: true }, () => {
   let server: TestServer;
   let clients: ClientTree;
   let tmux: Tmux;
   let tracebacks: string;
+  let stderr: string;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -52,13 +71,14 @@ describeWithClients("zulip-terminal", { tmux: true }, () => {
     );
     // It writes its crash report into the working folder.
     tracebacks = path.join(clients.dir, "zulip-terminal-tracebacks.log");
-    const script = writeScript(path.join(clients.dir, "zulip-terminal.sh"), clients.env, clients.dir, [
-      PYTHON,
-      "-c",
-      "from zulipterminal.cli.run import main; main()",
-      "-c",
-      rc,
-    ]);
+    stderr = path.join(clients.dir, "zulip-terminal-stderr.log");
+    const script = writeScript(
+      path.join(clients.dir, "zulip-terminal.sh"),
+      clients.env,
+      clients.dir,
+      [PYTHON, "-c", "from zulipterminal.cli.run import main; main()", "-c", rc],
+      stderr,
+    );
     tmux = new Tmux("zt", clients.env);
     tmux.start(script);
   });
@@ -69,7 +89,8 @@ describeWithClients("zulip-terminal", { tmux: true }, () => {
     await server?.close();
   });
 
-  const crashReport = () => (fs.existsSync(tracebacks) ? fs.readFileSync(tracebacks, "utf8") : "");
+  /** Its crash report, and any traceback of its threads. */
+  const crashReport = () => read(tracebacks) + threadTracebacks(stderr);
 
   /** Waits for the screen; a crash report ends the wait at once with its traceback. */
   async function screenShows(pattern: RegExp, timeoutMs = 30000): Promise<string> {
@@ -240,12 +261,13 @@ describeWithClients("zulip-terminal on the demo organization of npm start", { tm
   it("starts and shows the welcome message", async () => {
     const tracebacks = path.join(clients.dir, "zulip-terminal-tracebacks.log");
     const stderr = path.join(clients.dir, "zulip-terminal-stderr.log");
-    const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
     let last = "";
     const screen = await pollFor(
       () => {
-        if (fs.existsSync(tracebacks) || /Traceback/.test(read(stderr)))
-          throw new Error(`zulip-terminal crashed:\n${read(tracebacks)}\n${read(stderr)}\n${tmux.screen()}`);
+        if (fs.existsSync(tracebacks) || threadTracebacks(stderr))
+          throw new Error(
+            `zulip-terminal crashed:\n${read(tracebacks)}\n${threadTracebacks(stderr)}\n${tmux.screen()}`,
+          );
         last = tmux.screen();
         // Loaded, and done drawing the first messages (a poll may catch the screen half drawn).
         return /Demo Owner \(owner@example\.com\) - Switchboard Demo/.test(last) &&
@@ -259,6 +281,6 @@ describeWithClients("zulip-terminal on the demo organization of npm start", { tm
     expect(screen).toMatch(/# general/);
     expect(screen).toMatch(/Notification Bot[\s\S]*Welcome to the Switchboard Demo organization!/);
     expect(screen).not.toMatch(/Traceback|has crashed/);
-    expect(read(stderr)).not.toMatch(/Traceback/);
+    expect(threadTracebacks(stderr)).toBe("");
   });
 });
