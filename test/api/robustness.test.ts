@@ -73,11 +73,16 @@ describe("no route answers 500 to malformed parameters", () => {
         const router = apiRouter(server.deps);
         const failures: string[] = [];
         for (const layer of router.stack) {
-          for (const method of layer.methods.filter((m) => m !== "HEAD")) {
-            for (const idValue of ["1", "999999", "abc"]) {
-              const route = String(layer.path)
+          // A route without parameters is the same request for every id: sent once.
+          const routes = new Set(
+            ["1", "999999", "abc"].map((idValue) =>
+              String(layer.path)
                 .replace(/^\/api\/v1/, "")
-                .replace(/:[a-z_]+(\([^)]*\))?/g, idValue);
+                .replace(/:[a-z_]+(\([^)]*\))?/g, idValue),
+            ),
+          );
+          for (const method of layer.methods.filter((m) => m !== "HEAD")) {
+            for (const route of routes) {
               const res = await server
                 .as(server.users[who])
                 .request(method, route, params, { query: method === "GET" || method === "DELETE" });
