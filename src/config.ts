@@ -122,6 +122,8 @@ function listFromEnv(env: NodeJS.ProcessEnv, name: string): string[] {
   return (env[name] ?? "").split(/[\s,]+/).filter((entry) => entry !== "");
 }
 
+const nonEmpty = (list: string[]): string[] | undefined => (list.length > 0 ? list : undefined);
+
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -163,7 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === "test" ? "silent" : "info"),
     integrationsDir: env.INTEGRATIONS_DIR ? path.resolve(env.INTEGRATIONS_DIR) : undefined,
-    integrationsEnabled: env.INTEGRATIONS_ENABLED?.trim() ? listFromEnv(env, "INTEGRATIONS_ENABLED") : undefined,
+    integrationsEnabled: nonEmpty(listFromEnv(env, "INTEGRATIONS_ENABLED")),
     eventQueueIdleSeconds: intFromEnv(env, "EVENT_QUEUE_IDLE_SECONDS", 600),
     longPollTimeoutSeconds: intFromEnv(env, "EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS", 90),
     heartbeatSeconds: Math.min(

@@ -13,16 +13,18 @@ const FIELDS = { http: ["ClientRequest", "request", "get"], https: ["request", "
 type Saved = { http: Record<string, unknown>; https: Record<string, unknown> };
 const modules = { http, https } as unknown as Record<"http" | "https", Record<string | symbol, unknown>>;
 
+/** Copies the patched fields from one pair of (module-shaped) objects to the other. */
+function copyFields(from: Saved, to: Saved): void {
+  for (const name of ["http", "https"] as const) for (const field of FIELDS[name]) to[name][field] = from[name][field];
+}
+
 if (!modules.http[KEY]) {
   const saved: Saved = { http: {}, https: {} };
-  for (const name of ["http", "https"] as const)
-    for (const field of FIELDS[name]) saved[name][field] = modules[name][field];
+  copyFields(modules, saved);
   modules.http[KEY] = saved;
 }
 
 /** Puts node's own http/https functions back (after nock.restore()). */
 export function restorePristineHttp(): void {
-  const saved = modules.http[KEY] as Saved;
-  for (const name of ["http", "https"] as const)
-    for (const field of FIELDS[name]) modules[name][field] = saved[name][field];
+  copyFields(modules.http[KEY] as Saved, modules);
 }

@@ -43,16 +43,26 @@ function toLegacyMarkup(node: KatexNode): void {
   for (const child of node.children ?? []) toLegacyMarkup(child);
 }
 
+interface LoadedKatex {
+  katex: typeof Katex;
+  renderToDomTree?: (src: string, opts: object) => KatexNode;
+}
+
 // katex is a large module: it is loaded on the first math a message has, not when the server starts.
-let katexModule: typeof Katex | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
-const loadKatex = (): typeof Katex => (katexModule ??= require("katex") as typeof Katex);
+let loaded: LoadedKatex | undefined;
+function loadKatex(): LoadedKatex {
+  if (!loaded) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+    const katex = require("katex") as typeof Katex;
+    const { __renderToDomTree } = katex as unknown as { __renderToDomTree?: LoadedKatex["renderToDomTree"] };
+    loaded = { katex, renderToDomTree: __renderToDomTree };
+  }
+  return loaded;
+}
 
 function tex(source: string, displayMode: boolean): string | null {
   try {
-    const katex = loadKatex();
-    const renderToDomTree = (katex as unknown as { __renderToDomTree?: (src: string, opts: object) => KatexNode })
-      .__renderToDomTree;
+    const { katex, renderToDomTree } = loadKatex();
     const options = { ...KATEX_OPTIONS, displayMode };
     if (!renderToDomTree) return katex.renderToString(source, options);
     const tree = renderToDomTree(source, options);
