@@ -66,7 +66,10 @@ export default tseslint.config(
   },
   {
     files: ["**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { module: "writable", require: "readonly", __dirname: "readonly" },
+    },
   },
   {
     // The catalogue page's script runs in the browser (a classic script, no build step).

@@ -1,10 +1,10 @@
 // What every Jest project shares (jest.config.js's two tiers; Stryker runs its own test list on it).
-// TypeScript through ts-jest, transpile-only (tsconfig's isolatedModules; fast; `npm run typecheck`
-// does the type-checking). @swc/jest was dropped: its platform packages are not all on our
-// registry, which breaks `npm ci`.
+// TypeScript through esbuild, transpile-only (test/esbuildTransform.js; `npm run typecheck` does the
+// type-checking). @swc/jest was dropped: its platform packages are not all on our registry, which
+// breaks `npm ci`; esbuild's come with tsx.
 module.exports = {
   testEnvironment: "node",
-  transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+  transform: { "^.+\\.ts$": "<rootDir>/test/esbuildTransform.js" },
   testMatch: ["<rootDir>/test/**/*.test.ts", "<rootDir>/integrations/**/*.test.ts"],
   setupFiles: ["<rootDir>/test/pristineHttp.ts", "<rootDir>/test/setup.ts"],
   setupFilesAfterEnv: ["<rootDir>/test/setupAfterEnv.ts"],
