@@ -48,3 +48,17 @@ export function useTempDir(prefix: string): { dir: () => string } {
   afterEach(() => fs.rmSync(current, { recursive: true, force: true }));
   return { dir: () => current };
 }
+
+/**
+ * The repository's plugin names, as the loader finds them (folders not starting with "_"), without
+ * loading any: for tests that list plugins before their server (which loads them) starts.
+ */
+export function pluginNames(integrationsDir = path.resolve(__dirname, "../../integrations")): string[] {
+  return fs
+    .readdirSync(integrationsDir)
+    .filter(
+      (name) =>
+        !name.startsWith("_") && !name.startsWith(".") && fs.statSync(path.join(integrationsDir, name)).isDirectory(),
+    )
+    .sort();
+}

@@ -11,15 +11,12 @@
 // non-http(s) links and HTML must stay inert everywhere.
 // Bounded: at most CASES_PER_PLUGIN cases per plugin, FIELDS_PER_CASE fields per case, one request
 // each (de-duplication off: the same sample ids would otherwise count as one delivery).
-import path from "node:path";
 import { encodeBody, loadFixtureCases, stringFields, type FixtureCase } from "../../src/webhooks/fixtures";
-import { loadIntegrations } from "../../src/webhooks/loader";
 import type { Integration } from "../../src/webhooks/registry";
 import { startTestServer, type TestServer } from "../support/harness";
+import { pluginNames } from "../support/pluginFolders";
 import { latestMessageId, postWebhook } from "../support/webhooks";
 
-const ROOT = path.resolve(__dirname, "../..");
-const integrations = loadIntegrations(path.join(ROOT, "integrations"));
 const CASES_PER_PLUGIN = 2;
 const FIELDS_PER_CASE = 24;
 
@@ -173,8 +170,10 @@ const postsMessage = (c: FixtureCase) =>
   !c.payloadPath.endsWith(".txt");
 
 describe("hostile payload fields never become live Markdown", () => {
-  for (const integration of integrations) {
-    it(integration.name, async () => {
+  // The plugins are the server's own (loaded once, in beforeAll); only their names are read here.
+  for (const name of pluginNames()) {
+    it(name, async () => {
+      const integration = server.deps.integrations.get(name)!;
       const cases = loadFixtureCases(integration).filter(postsMessage);
       const problems: string[] = [];
       let checked = 0;
