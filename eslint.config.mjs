@@ -115,7 +115,10 @@ export default tseslint.config(
   }),
   // The catalogue web page: HTTP like the API routes, reading plugins and services, never SQL.
   restrict(["src/web/**/*.ts"], { paths: [NO_KNEX], patterns: [THROUGH_SERVICES] }),
-  restrict(["src/cli.ts", "src/main.ts"], { paths: [NO_KNEX, ...NO_KOA], patterns: [THROUGH_SERVICES] }),
+  restrict(["src/cli.ts", "src/cliCommands.ts", "src/main.ts"], {
+    paths: [NO_KNEX, ...NO_KOA],
+    patterns: [THROUGH_SERVICES],
+  }),
   // The plugin framework and pipeline: pure functions of the request, no storage, no HTTP.
   restrict(["src/webhooks/**/*.ts"], {
     paths: [NO_KNEX, ...NO_KOA],

@@ -1,15 +1,18 @@
-// The operator CLI, run as a real process against the test server's database; the zuliprc it
-// writes is used by the official JS client.
+// The operator CLI against the test server's database; the zuliprc it writes is used by the
+// official JS client. Most commands run in this process (runCli, as src/cli.ts runs it); the
+// tests of what only the program does (its output, the exit code and message of a failure) run
+// it as a real process.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { runCli } from "../src/cliCommands";
 import { startTestServer, type TestServer } from "./support/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const zulipInit = require("zulip-js");
 const run = promisify(execFile);
-// Each command is a new process that compiles the sources (tsx): seconds each on a busy machine.
+// A real process compiles the sources (tsx): seconds on a busy machine.
 jest.setTimeout(120_000);
 
 let server: TestServer;
@@ -20,17 +23,25 @@ afterAll(async () => {
   await server.close();
 });
 
-async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  const env = {
-    ...process.env,
-    DATA_DIR: server.config.dataDir,
-    EXTERNAL_URL: server.url,
-    LOG_LEVEL: "silent",
-    ...(server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : { DATABASE_URL: "" }),
-  };
+interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+const cliEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATA_DIR: server.config.dataDir,
+  EXTERNAL_URL: server.url,
+  LOG_LEVEL: "silent",
+  ...(server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : { DATABASE_URL: "" }),
+});
+
+/** `npm run cli -- …` as a real process. */
+async function cliProcess(...args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, [require.resolve("tsx/cli"), "src/cli.ts", ...args], {
-      env,
+      env: cliEnv(),
       cwd: path.join(__dirname, ".."),
     });
     return { stdout, stderr, code: 0 };
@@ -40,10 +51,21 @@ async function cli(...args: string[]): Promise<{ stdout: string; stderr: string;
   }
 }
 
+/** The same command in this process: what it printed, and a failure as src/cli.ts reports it. */
+async function cli(...args: string[]): Promise<CliResult> {
+  let stdout = "";
+  try {
+    await runCli(args, { env: cliEnv(), out: (text) => void (stdout += text) });
+    return { stdout, stderr: "", code: 0 };
+  } catch (err) {
+    return { stdout, stderr: `error: ${err instanceof Error ? err.message : String(err)}\n`, code: 1 };
+  }
+}
+
 describe("npm run cli", () => {
   it("creates a user, writes a zuliprc that zulip-js can use, and the key works", async () => {
     const rc = path.join(server.config.dataDir, "zuliprc-carol");
-    const res = await cli("create-user", "--email", "carol@test.example", "--name", "Carol", "--zuliprc", rc);
+    const res = await cliProcess("create-user", "--email", "carol@test.example", "--name", "Carol", "--zuliprc", rc);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/api key: [A-Za-z0-9]{32}/);
     const text = fs.readFileSync(rc, "utf8");
@@ -233,10 +255,10 @@ describe("npm run cli", () => {
   });
 
   it("fails with a clear message on bad input", async () => {
-    const res = await cli("create-user", "--email", "not-an-email", "--name", "X");
+    const res = await cliProcess("create-user", "--email", "not-an-email", "--name", "X");
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("Invalid email 'not-an-email'");
-    const unknown = await cli("frobnicate");
+    const unknown = await cliProcess("frobnicate");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("Unknown command 'frobnicate'");
   });

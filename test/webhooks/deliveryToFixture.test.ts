@@ -1,17 +1,15 @@
 // `npm run cli -- delivery-to-fixture`: a logged delivery becomes a fixture case whose expected
 // file matches what the server posts for it (checked the way the generated suite checks fixtures).
-import { execFile } from "node:child_process";
+// The command runs in this process (runCli, as src/cli.ts runs it; test/cli.test.ts runs the
+// program itself).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
+import { runCli } from "../../src/cliCommands";
 import { loadFixtureCases } from "../../src/webhooks/fixtures";
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 
-const run = promisify(execFile);
-// Each CLI run is a fresh process (tsx compiles the sources): slow on a busy machine.
-jest.setTimeout(180_000);
 const ROOT = path.join(__dirname, "../..");
 const githubPush = fs.readFileSync(path.join(ROOT, "integrations/github/fixtures/push__1_commit.json"), "utf8");
 
@@ -27,21 +25,22 @@ describe("npm run cli -- delivery-to-fixture", () => {
     fs.rmSync(fixturesDir, { recursive: true, force: true });
   });
 
+  /** The command's output, and a failure as src/cli.ts reports it. */
   async function cli(...args: string[]) {
     const env = {
       ...process.env,
       DATA_DIR: server.config.dataDir,
       LOG_LEVEL: "silent",
-      // The plugins of the test server: every other one would cost the CLI seconds to load.
+      // The plugins of the test server: every other one would cost the command seconds to load.
       INTEGRATIONS_ENABLED: server.deps.integrations.names().join(","),
       DATABASE_URL: server.config.databaseUrl ?? "",
     };
+    let stdout = "";
     try {
-      const out = await run(process.execPath, [require.resolve("tsx/cli"), "src/cli.ts", ...args], { env, cwd: ROOT });
-      return { ...out, code: 0 };
+      await runCli(args, { env, out: (text) => void (stdout += text) });
+      return { stdout, stderr: "", code: 0 };
     } catch (err) {
-      const e = err as { stdout: string; stderr: string; code: number };
-      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+      return { stdout, stderr: `error: ${err instanceof Error ? err.message : String(err)}\n`, code: 1 };
     }
   }
 
