@@ -1,7 +1,7 @@
 // Builds AppDeps from a Config: database, logger, event bus (memory or Redis), rate limits,
 // integrations. Shared by main.ts, the CLI and the test harness.
 import fs from "node:fs";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import type { AppDeps } from "./deps";
@@ -11,6 +11,7 @@ import { WAL_CHECKPOINTER_DEFAULTS } from "./db/walCheckpointer";
 import {
   createMemoryBus,
   createRedisBus,
+  newRedisClient,
   REDIS_OPTIONS,
   redisHealthLog,
   RESYNC,
@@ -68,7 +69,7 @@ export async function createDeps(
   let redisHealth: ReturnType<typeof redisHealthLog> | undefined;
   if (config.redisUrl) {
     // Rate limits fall back to per-process "insurance" limiters while this client is disconnected.
-    redis = new Redis(config.redisUrl, REDIS_OPTIONS);
+    redis = newRedisClient(config.redisUrl, REDIS_OPTIONS);
     redisHealth = redisHealthLog(logger, "rate limits are per process until it returns");
     redisHealth.watch(redis);
     await untilReadyOrTimeout(redis.connect().catch((err) => redisHealth?.failed(err)));

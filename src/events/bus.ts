@@ -5,7 +5,8 @@
 // live in their process (redisQueues.ts), a warning is logged once, and ioredis reconnects (and
 // resubscribes) by itself when Redis returns.
 import crypto from "node:crypto";
-import Redis from "ioredis";
+import type Redis from "ioredis";
+import type { RedisOptions } from "ioredis";
 import type { Logger } from "pino";
 import type { EventQueueStore } from "./queues";
 
@@ -86,6 +87,13 @@ export const REDIS_OPTIONS = {
   retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
 } as const;
 
+/** A Redis client; ioredis is loaded with the first one, so a process without REDIS_URL never loads it. */
+export function newRedisClient(url: string, options: RedisOptions): Redis {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+  const RedisClient = require("ioredis") as typeof Redis;
+  return new RedisClient(url, options);
+}
+
 /** How long start-up waits for Redis before going on without it (it connects later by itself). */
 const START_WAIT_MS = 5_000;
 
@@ -142,8 +150,8 @@ export async function createRedisBus(
   const handlers = broadcaster(logger);
   const origin = crypto.randomUUID();
   const health = redisHealthLog(logger, "events reach only this process's queues until it returns");
-  const pub = new Redis(redisUrl, REDIS_OPTIONS);
-  const sub = new Redis(redisUrl, { ...REDIS_OPTIONS, enableOfflineQueue: true });
+  const pub = newRedisClient(redisUrl, REDIS_OPTIONS);
+  const sub = newRedisClient(redisUrl, { ...REDIS_OPTIONS, enableOfflineQueue: true });
   health.watch(pub);
   health.watch(sub);
   sub.on("ready", () => {
