@@ -1,7 +1,7 @@
 // Operator CLI: npm run cli -- <command> [--options]; the commands are in src/cliCommands.ts.
-import { runCli } from "./cliCommands";
+import { errorLine, runCli } from "./cliCommands";
 
 runCli(process.argv.slice(2)).catch((err) => {
-  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(errorLine(err));
   process.exit(1);
 });

@@ -336,6 +336,9 @@ const ALL_OPTIONS = Object.fromEntries(
   COMMANDS.flatMap((c) => Object.entries(c.options)).map(([name, type]) => [name, { type }]),
 ) as Record<string, { type: "string" | "boolean" }>;
 
+/** The line a failed command ends with, on standard error. */
+export const errorLine = (err: unknown): string => `error: ${err instanceof Error ? err.message : String(err)}\n`;
+
 /** Runs one command line (without the program's name); throws what the operator is told as an error. */
 export async function runCli(
   argv: string[],

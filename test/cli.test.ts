@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { runCli } from "../src/cliCommands";
+import { runCommand, type CliResult } from "./support/cli";
 import { startTestServer, type TestServer } from "./support/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -22,12 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-interface CliResult {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
 
 const cliEnv = (): NodeJS.ProcessEnv => ({
   ...process.env,
@@ -51,16 +45,8 @@ async function cliProcess(...args: string[]): Promise<CliResult> {
   }
 }
 
-/** The same command in this process: what it printed, and a failure as src/cli.ts reports it. */
-async function cli(...args: string[]): Promise<CliResult> {
-  let stdout = "";
-  try {
-    await runCli(args, { env: cliEnv(), out: (text) => void (stdout += text) });
-    return { stdout, stderr: "", code: 0 };
-  } catch (err) {
-    return { stdout, stderr: `error: ${err instanceof Error ? err.message : String(err)}\n`, code: 1 };
-  }
-}
+/** The same command in this process. */
+const cli = (...args: string[]): Promise<CliResult> => runCommand(args, cliEnv());
 
 describe("npm run cli", () => {
   it("creates a user, writes a zuliprc that zulip-js can use, and the key works", async () => {

@@ -1,11 +1,10 @@
 // Every REST route, called with hostile input, answers a 4xx/2xx envelope — never a 500.
 // Split into many small tests (one per garbage set × user, one per integration × content type) so
 // that none sends more than a few hundred requests: each stays within seconds on a loaded machine.
-import fs from "node:fs";
-import path from "node:path";
 import { apiRouter } from "../../src/api";
 import { startTestServer, type TestServer } from "../support/harness";
 import { ODD_BODIES } from "../support/oddBodies";
+import { pluginNames } from "../support/pluginFolders";
 import { postWebhook } from "../support/webhooks";
 
 let server: TestServer;
@@ -96,11 +95,7 @@ describe("no route answers 500 to malformed parameters", () => {
   });
 });
 
-const INTEGRATIONS_DIR = path.join(__dirname, "..", "..", "integrations");
-const INTEGRATION_FOLDERS = fs
-  .readdirSync(INTEGRATIONS_DIR)
-  .filter((name) => fs.existsSync(path.join(INTEGRATIONS_DIR, name, "integration.json")))
-  .sort();
+const INTEGRATION_FOLDERS = pluginNames();
 
 // Every event of every plugin gets these bodies in the pure tier (test/unit/oddPayloads.test.ts);
 // here each plugin gets them once through the app (HTTP, the body limits, the bot, storing), for

@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runCli } from "../../src/cliCommands";
 import { loadFixtureCases } from "../../src/webhooks/fixtures";
+import { runCommand } from "../support/cli";
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
 
@@ -25,24 +25,15 @@ describe("npm run cli -- delivery-to-fixture", () => {
     fs.rmSync(fixturesDir, { recursive: true, force: true });
   });
 
-  /** The command's output, and a failure as src/cli.ts reports it. */
-  async function cli(...args: string[]) {
-    const env = {
+  const cli = (...args: string[]) =>
+    runCommand(args, {
       ...process.env,
       DATA_DIR: server.config.dataDir,
       LOG_LEVEL: "silent",
       // The plugins of the test server: every other one would cost the command seconds to load.
       INTEGRATIONS_ENABLED: server.deps.integrations.names().join(","),
       DATABASE_URL: server.config.databaseUrl ?? "",
-    };
-    let stdout = "";
-    try {
-      await runCli(args, { env, out: (text) => void (stdout += text) });
-      return { stdout, stderr: "", code: 0 };
-    } catch (err) {
-      return { stdout, stderr: `error: ${err instanceof Error ? err.message : String(err)}\n`, code: 1 };
-    }
-  }
+    });
 
   const newestId = async () => {
     await server.deps.webhookOps.log.idle();
