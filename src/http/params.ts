@@ -2,13 +2,32 @@
 // Produces REQUEST_VARIABLE_MISSING, BAD_REQUEST naming the parameter, and the
 // ignored_parameters_unsupported list for everything the endpoint did not declare.
 import type { Context } from "koa";
-import Ajv, { type Schema } from "ajv";
+import Ajv, { type Schema, type ValidateFunction } from "ajv";
 import { Errors } from "../errors";
 import { JsonTooDeepError, parseJson } from "../json";
 import { normalizeName } from "../names";
 import { hasLoneSurrogate, hasNullByte } from "../text";
 
 const ajv = new Ajv({ allErrors: false, strict: false });
+
+// One compiled validator per distinct schema text. Handlers declare their parameters per request,
+// so a schema is a new object each time: compiled afresh (about a millisecond) and kept in Ajv's
+// own cache (keyed by object) for ever, one more per request. Compiled on first use, not when the
+// modules load: most are rarely called.
+const jsonValidators = new Map<string, ValidateFunction>();
+
+function jsonValidator(schema: Schema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = jsonValidators.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    jsonValidators.set(key, validate);
+  }
+  return validate;
+}
+
+/** How many JSON-parameter schemas have been compiled (each distinct one once). */
+export const compiledJsonSchemas = (): number => jsonValidators.size;
 
 type Parser<T> = (raw: unknown, name: string) => T;
 
@@ -141,9 +160,10 @@ export const P = {
 
   /** A JSON-encoded value, validated against a JSON Schema; `describe` names the expectation in errors. */
   json<T>(schema: Schema, describe: string): Param<T | undefined> {
-    const validate = ajv.compile(schema);
+    let validate: ValidateFunction | undefined;
     return new Param((raw, name) => {
       const value = parseJsonText(raw, name);
+      validate ??= jsonValidator(schema);
       if (!validate(value)) throw Errors.invalidParam(name, `${name} is not ${describe}`);
       return value as T;
     });

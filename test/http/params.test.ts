@@ -1,6 +1,6 @@
 // Parameter declarations (src/http/params.ts) as pure functions: every parser's accepted forms and
 // the exact error (code, message, var_name) each refusal gives.
-import { P, Param, parseParamsFrom } from "../../src/http/params";
+import { compiledJsonSchemas, P, Param, parseParamsFrom } from "../../src/http/params";
 import { JsonTooDeepError } from "../../src/json";
 import { refusalOf } from "../support/apiErrors";
 
@@ -147,6 +147,15 @@ describe("P.json", () => {
   it("lets the nesting limit through as its own error", () => {
     const deep = "[".repeat(101) + "]".repeat(101);
     expect(() => parse(P.json({}, "anything"), deep)).toThrow(JsonTooDeepError);
+  });
+
+  it("compiles each distinct schema once, however often a handler declares it", () => {
+    // A handler declares its parameters per request: a new schema object every time.
+    const declare = () => P.json<string[]>({ type: "array", items: { type: "string", minLength: 3 } }, "names");
+    const before = compiledJsonSchemas();
+    for (let i = 0; i < 50; i++) expect(parse(declare(), '["abc"]')).toEqual(["abc"]);
+    expect(refusal(() => parse(declare(), '["ab"]'))).toEqual(bad("x", "x is not names"));
+    expect(compiledJsonSchemas()).toBe(before + 1);
   });
 });
 

@@ -67,6 +67,11 @@ export interface SecondServer {
 // handles a request) forgets the server's cached rows, so tests see what they wrote; the app's own
 // writes still rely on their invalidations, which the tests therefore check.
 const appRequests = new AsyncLocalStorage<true>();
+// Node keeps every enabled AsyncLocalStorage in one list per process and visits each one for every
+// promise created; Jest evaluates this module afresh for each test file, so a worker would gather
+// one live instance per file it ran and every later file would pay for all of them (a third of the
+// end-to-end tier's CPU). Disabled when the file ends; run() enables it again if a file needs it.
+if (typeof afterAll === "function") afterAll(() => appRequests.disable());
 const WRITE_STATEMENT = /^\s*(insert|update|delete|replace)\b/i;
 
 function forgetCachesOnDirectWrites(db: AppDeps["db"]): void {
