@@ -3,12 +3,11 @@
 // all problems are collected as `integrations/<name>/<file>: what is wrong` lines.
 import fs from "node:fs";
 import path from "node:path";
-import Ajv2020 from "ajv";
+import type { ValidateFunction } from "ajv";
 import { globSync } from "glob";
 import { compilePartial, compileTemplate, HELPER_NAMES, type TemplateFn } from "./helpers";
 import {
   INHERITED_FIELDS,
-  MANIFEST_SCHEMA,
   REPLY_FIELD_PATTERN,
   RESERVED_PARAMS,
   RESERVED_REPLY_FIELDS,
@@ -35,8 +34,10 @@ export class IntegrationLoadError extends Error {
   }
 }
 
-const manifestAjv = new Ajv2020({ allErrors: true, strict: false });
-const validateManifest = manifestAjv.compile(MANIFEST_SCHEMA);
+// MANIFEST_SCHEMA's validator, generated as code (src/tools/manifestValidator.ts): compiling the
+// schema here cost about 90 ms each time this module loaded (every start and render thread).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- generated CommonJS, no types
+const validateManifest = require("./manifestValidator.generated.js") as ValidateFunction<Manifest>;
 
 class Problems {
   readonly lines: string[] = [];

@@ -344,6 +344,9 @@ const actionField = {
   description: "payload path whose value is appended as `.action`",
 } as const;
 
+/** The Ajv options the manifest validator is generated with (src/tools/manifestValidator.ts). */
+export const MANIFEST_VALIDATOR_OPTIONS = { allErrors: true, strict: false } as const;
+
 export const MANIFEST_SCHEMA = {
   $id: "switchboard:integration-manifest",
   type: "object",
