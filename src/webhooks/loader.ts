@@ -343,7 +343,21 @@ export function fixturesDirOf(pluginDir: string): string {
   return path.join(pluginDir, "fixtures");
 }
 
-function loadOne(dir: string, label: string, repoRoot: string): { integration?: Integration; problems: string[] } {
+/**
+ * `checks: false` leaves out the checks that only find authoring mistakes (templates against the
+ * schema, table uses, copies of framework code, the schema against its meta-schema): for a render
+ * thread, which loads folders the server has already loaded with every check (a third of a load).
+ */
+export interface LoadOptions {
+  checks?: boolean;
+}
+
+function loadOne(
+  dir: string,
+  label: string,
+  repoRoot: string,
+  { checks = true }: LoadOptions = {},
+): { integration?: Integration; problems: string[] } {
   const problems = new Problems(label);
   const folder = path.basename(dir);
   const manifest = readJson(problems, dir, "integration.json") as Manifest | undefined;
@@ -399,15 +413,16 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     problems.add("integration.json", "/urlOptions: branchPath is set, so document a 'branches' URL option");
 
   // Payload schema: the root schema always applies; an event may add "#/..." from the same file.
-  const ajv = pluginAjv();
+  const ajv = pluginAjv({ checkSchemas: checks });
   const schemaFile = manifest.schema ?? "schema.json";
   const rawSchema = readJson(problems, dir, schemaFile) as Record<string, unknown> | undefined;
   const schemaId = `switchboard:${manifest.name}/${schemaFile}`;
   const validate = rawSchema
     ? problems.attempt(schemaFile, () => ajv.compile({ ...rawSchema, $id: schemaId }), "schema does not compile: ")
     : undefined;
-  for (const p of checkIdLookups(manifest, rawSchema, schemaFile))
-    problems.add("integration.json", `${p.where}: ${p.what}`);
+  if (checks)
+    for (const p of checkIdLookups(manifest, rawSchema, schemaFile))
+      problems.add("integration.json", `${p.where}: ${p.what}`);
 
   // Templates and partials.
   const templatesDir = path.join(dir, "templates");
@@ -506,11 +521,12 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     }
     events.set(key, event);
   }
-  if (rawSchema && validate)
+  if (checks && rawSchema && validate)
     for (const line of checkTemplatesAgainstSchema(manifest, events, rawSchema, sources, schemaFile))
       problems.add(line.file, line.what);
-  for (const [file, source] of Object.entries(sources))
-    for (const p of checkTableUses(source, manifest)) problems.add(origin[file], `${p.where}: ${p.what}`);
+  if (checks)
+    for (const [file, source] of Object.entries(sources))
+      for (const p of checkTableUses(source, manifest)) problems.add(origin[file], `${p.where}: ${p.what}`);
   const inlineSources: [string, unknown][] = [
     ["/defaultTopic", manifest.defaultTopic],
     ...Object.entries(manifest.events).flatMap(([k, e]) =>
@@ -532,7 +548,7 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     ),
     ["/eventDefaults/channel", manifest.eventDefaults?.channel],
   ];
-  for (const [pointer, source] of inlineSources)
+  for (const [pointer, source] of checks ? inlineSources : [])
     if (typeof source === "string")
       for (const p of checkTableUses(source, manifest))
         problems.add("integration.json", `${pointer}: ${p.where}: ${p.what}`);
@@ -570,7 +586,8 @@ function loadOne(dir: string, label: string, repoRoot: string): { integration?: 
     if (!fs.existsSync(file)) problems.add(manifest.transform, "file not found");
     else {
       // What the framework already has is not written again in a plugin (frameworkParts.ts).
-      for (const copy of transformCopies(fs.readFileSync(file, "utf8"))) problems.add(manifest.transform, copy);
+      if (checks)
+        for (const copy of transformCopies(fs.readFileSync(file, "utf8"))) problems.add(manifest.transform, copy);
       const mod = problems.attempt(
         manifest.transform,
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- plugins are found at start-up, by path
@@ -625,10 +642,14 @@ export function loadIntegrations(integrationsDir: string, repoRoot = path.dirnam
   return loaded;
 }
 
-/** Loads a single plugin folder (authoring tools); throws IntegrationLoadError on any problem. */
-export function loadIntegrationFolder(dir: string, repoRoot = path.dirname(path.dirname(dir))): Integration {
+/** Loads a single plugin folder (authoring tools, render threads); throws IntegrationLoadError on any problem. */
+export function loadIntegrationFolder(
+  dir: string,
+  repoRoot = path.dirname(path.dirname(dir)),
+  options: LoadOptions = {},
+): Integration {
   const base = path.relative(repoRoot, dir).split(path.sep).join("/");
-  const result = loadOne(dir, base, repoRoot);
+  const result = loadOne(dir, base, repoRoot, options);
   if (!result.integration) throw new IntegrationLoadError(result.problems);
   return result.integration;
 }

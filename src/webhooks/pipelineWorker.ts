@@ -52,7 +52,8 @@ function integrationAt(dir: string, beforeLoading?: () => void): { integration: 
     return { integration: known, loaded: false };
   }
   beforeLoading?.();
-  const integration = loadIntegrationFolder(dir);
+  // The server loaded this folder with every check before naming it here: the thread skips them.
+  const integration = loadIntegrationFolder(dir, undefined, { checks: false });
   integrations.set(dir, integration);
   for (const oldest of integrations.keys()) {
     if (integrations.size <= settings.plugins) break;

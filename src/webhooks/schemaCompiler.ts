@@ -33,6 +33,8 @@ class PluginAjv extends Ajv {
  * took 40% of a compile; the validators it leaves out accept and refuse the same payloads, and a
  * 5-commit GitHub push validates in 1–2 µs either way.
  */
-export function pluginAjv(): Ajv {
-  return addFormats(new PluginAjv({ ...OPTIONS, code: { ...OPTIONS.code, optimize: false } }));
+export function pluginAjv({ checkSchemas = true }: { checkSchemas?: boolean } = {}): Ajv {
+  const options = { ...OPTIONS, code: { ...OPTIONS.code, optimize: false } };
+  // Without the check against the meta-schema for folders already loaded with it (render threads).
+  return addFormats(checkSchemas ? new PluginAjv(options) : new Ajv({ ...options, validateSchema: false }));
 }

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { IntegrationLoadError } from "../../src/webhooks/loader";
+import { IntegrationLoadError, loadIntegrationFolder } from "../../src/webhooks/loader";
 import { loadIntegrationsForApp } from "../../src/webhooks/startup";
 
 function writePlugin(root: string, folder: string, files: Record<string, string | undefined>): void {
@@ -54,6 +54,22 @@ describe("integration loader", () => {
     writePlugin(dir(), "fine", good("fine"));
     const registry = await loadIntegrationsForApp({ integrationsDir: dir() });
     expect(registry.names()).toEqual(["fine"]);
+  });
+
+  it("leaves out the authoring checks when asked (a render thread, for folders the server checked)", () => {
+    const sloppy = {
+      ...good("sloppy"),
+      "schema.json": '{"type":"object","additionalProperties":false,"properties":{"title":{"type":"string"}}}',
+      "templates/hello.hbs": "{{bold titel}}",
+    };
+    writePlugin(dir(), "sloppy", sloppy);
+    const folder = path.join(dir(), "sloppy");
+    expect(() => loadIntegrationFolder(folder)).toThrow("'titel' is not declared in schema.json");
+    const unchecked = loadIntegrationFolder(folder, undefined, { checks: false });
+    expect([...unchecked.events.keys()]).toEqual(["hello"]);
+    // What does not compile still stops it: the thread needs working templates.
+    writePlugin(dir(), "sloppy", { "templates/hello.hbs": "{{bold title" });
+    expect(() => loadIntegrationFolder(folder, undefined, { checks: false })).toThrow(IntegrationLoadError);
   });
 
   it("names each broken file and what is wrong with it", async () => {
