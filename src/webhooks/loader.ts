@@ -346,7 +346,8 @@ export function fixturesDirOf(pluginDir: string): string {
 /**
  * `checks: false` leaves out the checks that only find authoring mistakes (templates against the
  * schema, table uses, copies of framework code, the schema against its meta-schema): for a render
- * thread, which loads folders the server has already loaded with every check (a third of a load).
+ * thread, which loads folders the server has already loaded with every check, and for test sweeps
+ * over every plugin (the fixture suite loads each with every check). A third of a load.
  */
 export interface LoadOptions {
   checks?: boolean;
@@ -623,7 +624,11 @@ function loadOne(
 }
 
 /** Loads every plugin folder; throws IntegrationLoadError listing every problem found. */
-export function loadIntegrations(integrationsDir: string, repoRoot = path.dirname(integrationsDir)): Integration[] {
+export function loadIntegrations(
+  integrationsDir: string,
+  repoRoot = path.dirname(integrationsDir),
+  options: LoadOptions = {},
+): Integration[] {
   if (!fs.existsSync(integrationsDir))
     throw new IntegrationLoadError([`${integrationsDir}: integrations directory not found`]);
   // "*/" matches folders and links (without a trailing slash, hidden ones excluded); a link must lead to a folder.
@@ -634,7 +639,7 @@ export function loadIntegrations(integrationsDir: string, repoRoot = path.dirnam
   const loaded: Integration[] = [];
   const problems: string[] = [];
   for (const folder of folders) {
-    const result = loadOne(path.join(integrationsDir, folder), `${base}/${folder}`, repoRoot);
+    const result = loadOne(path.join(integrationsDir, folder), `${base}/${folder}`, repoRoot, options);
     problems.push(...result.problems);
     if (result.integration) loaded.push(result.integration);
   }

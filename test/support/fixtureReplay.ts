@@ -14,7 +14,7 @@ import {
   type ExpectedCase,
   type FixtureCase,
 } from "../../src/webhooks/fixtures";
-import { loadIntegrationFolder, loadIntegrations } from "../../src/webhooks/loader";
+import { loadIntegrationFolder, loadIntegrations, type LoadOptions } from "../../src/webhooks/loader";
 import type { Integration } from "../../src/webhooks/registry";
 import { withTransaction } from "../../src/db/transaction";
 import { nameKey } from "../../src/names";
@@ -26,11 +26,14 @@ export const ROOT = path.resolve(__dirname, "../..");
 const INTEGRATIONS = path.join(ROOT, "integrations");
 export const RECORD = process.env.UPDATE_FIXTURES === "1" && process.env.CI !== "true";
 
-/** TEST_PLUGIN=github[,gitlab] (npm run test:plugin -- github): only those plugins; else all. */
-export function pluginsUnderTest(): Integration[] {
+/**
+ * TEST_PLUGIN=github[,gitlab] (npm run test:plugin -- github): only those plugins; else all. With
+ * every loader check unless `options` says otherwise (a file whose server loads them checked).
+ */
+export function pluginsUnderTest(options: LoadOptions = {}): Integration[] {
   const only = (process.env.TEST_PLUGIN ?? "").split(",").filter(Boolean);
-  if (only.length === 0) return loadIntegrations(INTEGRATIONS);
-  return only.map((name) => loadIntegrationFolder(path.join(INTEGRATIONS, name), ROOT));
+  if (only.length === 0) return loadIntegrations(INTEGRATIONS, ROOT, options);
+  return only.map((name) => loadIntegrationFolder(path.join(INTEGRATIONS, name), ROOT, options));
 }
 
 /** The request fields of the old expected file, kept when a result is recorded. */

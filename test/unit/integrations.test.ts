@@ -11,7 +11,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { unexercisedEvents } from "../../src/webhooks/fixtures";
-import { loadIntegrations } from "../../src/webhooks/loader";
 import { INTEGRATIONS_DOC, integrationsTableMarkdown } from "../../src/tools/integrationsTable";
 import { checkOrRecord, loadFixtureCases, pluginsUnderTest, replayPure, ROOT } from "../support/fixtureReplay";
 
@@ -45,7 +44,8 @@ if (!process.env.TEST_PLUGIN)
     it("is the table generated from the manifests (npm run integrations-table)", () => {
       const file = path.join(ROOT, INTEGRATIONS_DOC);
       const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
-      if (current !== integrationsTableMarkdown(loadIntegrations(path.join(ROOT, "integrations"))))
+      // Without TEST_PLUGIN, the plugins under test are all of them.
+      if (current !== integrationsTableMarkdown(integrations))
         throw new Error(`${INTEGRATIONS_DOC} is out of date: run npm run integrations-table and commit the result`);
     });
   });

@@ -22,7 +22,7 @@ import {
   type Delivery,
 } from "../fuzz/webhookDeliveries";
 
-const integrations = loadIntegrations(path.resolve(__dirname, "../../integrations"));
+const integrations = loadIntegrations(path.resolve(__dirname, "../../integrations"), undefined, { checks: false });
 
 /** The delivery's status as the server would answer it (200 for a message or an ignore). */
 function dryRunStatus(integration: Integration, c: FixtureCase, d: Delivery): number {
