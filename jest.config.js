@@ -45,8 +45,6 @@ const escapeRegExp = (text) => text.replace(/[.+^${}()|[\]\\]/g, "\\$&");
 
 module.exports = {
   testTimeout,
-  // Global like testTimeout: the longest files first in a run without timings (a clean clone).
-  testSequencer: "<rootDir>/test/sequencer.js",
   projects: [
     { ...base, displayName: "pure", testMatch: pure },
     {
