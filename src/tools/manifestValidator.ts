@@ -1,8 +1,9 @@
 // The manifest validator as plain code: Ajv's standalone output for MANIFEST_SCHEMA, in
 // src/webhooks/manifestValidator.generated.js. Compiling the schema took about 90 ms each time the
 // loader's module loaded: every start, every render thread, every test file that loads plugins.
-// Loading the generated code takes about 5 ms. `npm run manifest-validator` writes it; `--check`
-// (test/unit/manifestValidator.test.ts) fails when MANIFEST_SCHEMA or Ajv changed without it.
+// Loading the generated code takes about 5 ms. `npm run manifest-validator` writes it (`-- --check`
+// only exits 1 when it is stale); test/unit/manifestValidator.test.ts fails when MANIFEST_SCHEMA or
+// Ajv changed without it.
 import fs from "node:fs";
 import path from "node:path";
 import Ajv from "ajv";

@@ -343,6 +343,43 @@ export function fixturesDirOf(pluginDir: string): string {
   return path.join(pluginDir, "fixtures");
 }
 
+/** Every `table` use in the templates and the inline sources (topics, reply fields…), checked against the manifest. */
+function tableUseProblems(
+  manifest: Manifest,
+  sources: Record<string, string>,
+  origin: Record<string, string>,
+): { file: string; what: string }[] {
+  const out: { file: string; what: string }[] = [];
+  for (const [file, source] of Object.entries(sources))
+    for (const p of checkTableUses(source, manifest)) out.push({ file: origin[file], what: `${p.where}: ${p.what}` });
+  const inlineSources: [string, unknown][] = [
+    ["/defaultTopic", manifest.defaultTopic],
+    ...Object.entries(manifest.events).flatMap(([k, e]) =>
+      (["topic", "ignoreWhen", "directWhen", "channel"] as const).map((f): [string, unknown] => [
+        `/events/${k}/${f}`,
+        e[f],
+      ]),
+    ),
+    ...Object.entries(manifest.outputs ?? {}).map(([k, source]): [string, unknown] => [`/outputs/${k}`, source]),
+    ...Object.entries(manifest.reply ?? {}).map(([k, source]): [string, unknown] => [`/reply/${k}`, source]),
+    ...Object.entries(manifest.events).flatMap(([e, spec]) =>
+      Object.entries(spec.reply ?? {}).map(([k, source]): [string, unknown] => [`/events/${e}/reply/${k}`, source]),
+    ),
+    ...Object.entries(manifest.families ?? {}).flatMap(([k, e]) =>
+      (["topic", "ignoreWhen", "directWhen", "channel"] as const).map((f): [string, unknown] => [
+        `/families/${k}/${f}`,
+        e[f],
+      ]),
+    ),
+    ["/eventDefaults/channel", manifest.eventDefaults?.channel],
+  ];
+  for (const [pointer, source] of inlineSources)
+    if (typeof source === "string")
+      for (const p of checkTableUses(source, manifest))
+        out.push({ file: "integration.json", what: `${pointer}: ${p.where}: ${p.what}` });
+  return out;
+}
+
 /**
  * `checks: false` leaves out the checks that only find authoring mistakes (templates against the
  * schema, table uses, copies of framework code, the schema against its meta-schema): for a render
@@ -525,34 +562,7 @@ function loadOne(
   if (checks && rawSchema && validate)
     for (const line of checkTemplatesAgainstSchema(manifest, events, rawSchema, sources, schemaFile))
       problems.add(line.file, line.what);
-  if (checks)
-    for (const [file, source] of Object.entries(sources))
-      for (const p of checkTableUses(source, manifest)) problems.add(origin[file], `${p.where}: ${p.what}`);
-  const inlineSources: [string, unknown][] = [
-    ["/defaultTopic", manifest.defaultTopic],
-    ...Object.entries(manifest.events).flatMap(([k, e]) =>
-      (["topic", "ignoreWhen", "directWhen", "channel"] as const).map((f): [string, unknown] => [
-        `/events/${k}/${f}`,
-        e[f],
-      ]),
-    ),
-    ...Object.entries(manifest.outputs ?? {}).map(([k, source]): [string, unknown] => [`/outputs/${k}`, source]),
-    ...Object.entries(manifest.reply ?? {}).map(([k, source]): [string, unknown] => [`/reply/${k}`, source]),
-    ...Object.entries(manifest.events).flatMap(([e, spec]) =>
-      Object.entries(spec.reply ?? {}).map(([k, source]): [string, unknown] => [`/events/${e}/reply/${k}`, source]),
-    ),
-    ...Object.entries(manifest.families ?? {}).flatMap(([k, e]) =>
-      (["topic", "ignoreWhen", "directWhen", "channel"] as const).map((f): [string, unknown] => [
-        `/families/${k}/${f}`,
-        e[f],
-      ]),
-    ),
-    ["/eventDefaults/channel", manifest.eventDefaults?.channel],
-  ];
-  for (const [pointer, source] of checks ? inlineSources : [])
-    if (typeof source === "string")
-      for (const p of checkTableUses(source, manifest))
-        problems.add("integration.json", `${pointer}: ${p.where}: ${p.what}`);
+  if (checks) for (const line of tableUseProblems(manifest, sources, origin)) problems.add(line.file, line.what);
   for (const file of templateFiles) {
     if (!file.startsWith("_") && !referenced.has(file))
       problems.add(`templates/${file}`, "not used by any event in integration.json (remove it or add the event)");

@@ -69,8 +69,8 @@ export interface SecondServer {
 const appRequests = new AsyncLocalStorage<true>();
 // Node keeps every enabled AsyncLocalStorage in one list per process and visits each one for every
 // promise created; Jest evaluates this module afresh for each test file, so a worker would gather
-// one live instance per file it ran and every later file would pay for all of them (a third of the
-// end-to-end tier's CPU). Disabled when the file ends; run() enables it again if a file needs it.
+// one live instance per file it ran and every later file would pay for all of them (about a tenth of
+// the end-to-end tier's CPU, in band). Disabled when the file ends; run() enables it again if needed.
 if (typeof afterAll === "function") afterAll(() => appRequests.disable());
 const WRITE_STATEMENT = /^\s*(insert|update|delete|replace)\b/i;
 
