@@ -49,6 +49,11 @@ export async function createDeps(
      * names: only those plugin folders (a test server loads the plugins its test posts to).
      */
     integrations?: boolean | readonly string[];
+    /**
+     * false: load the plugins without the checks that only find authoring mistakes (loader.ts's
+     * LoadOptions). For test servers, whose plugins the pure test tier loads with every check.
+     */
+    pluginChecks?: boolean;
   } = {},
 ): Promise<AppDeps & { close(): Promise<void> }> {
   fs.mkdirSync(config.dataDir, { recursive: true });
@@ -58,7 +63,9 @@ export async function createDeps(
   const integrations =
     options.integrations === false
       ? emptyRegistry()
-      : await loadIntegrationsForApp(config, Array.isArray(options.integrations) ? options.integrations : undefined);
+      : await loadIntegrationsForApp(config, Array.isArray(options.integrations) ? options.integrations : undefined, {
+          checks: options.pluginChecks !== false,
+        });
   const db = createDb(config.databaseUrl, config.dataDir, {
     ...WAL_CHECKPOINTER_DEFAULTS,
     onFailure: (reason) =>

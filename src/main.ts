@@ -4,6 +4,7 @@
 import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { createApp } from "./app";
+import { loadMultipartParser } from "./http/bodyParser";
 import { createHttpServer } from "./http/server";
 import { createDeps, migrateDatabase } from "./bootstrap";
 import { loadConfig } from "./config";
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   const server: Server = createHttpServer(createApp(deps), config.limits);
   server.listen(config.port, config.host, () => {
     deps.webhookOps.warmRenderThreads();
+    loadMultipartParser();
     deps.logger.info({ port: config.port, database: config.databaseUrl ? "mysql" : "sqlite" }, "Switchboard listening");
     process.stdout.write(
       `Switchboard listening on ${config.externalUrl} (database: ${config.databaseUrl ? "MySQL" : "SQLite in " + config.dataDir})\n`,

@@ -4,11 +4,24 @@
 import fs from "node:fs/promises";
 import type { Context, Next } from "koa";
 import type formidable from "formidable";
-import { koaBody } from "koa-body";
+import type { koaBody as KoaBody } from "koa-body";
 import getRawBody from "raw-body";
 import { ApiError, Errors } from "../errors";
 import { decodeUtf8, parseUrlencoded } from "../formEncoding";
 import { JsonTooDeepError, parseJson } from "../json";
+
+/**
+ * koa-body (with formidable and zod) is loaded on the first multipart request, not with the app:
+ * its ~90 ms are most of a test file's start-up that never sends multipart, and the tests start
+ * the app once per file. The server process loads it as soon as it listens (main.ts), so no
+ * request waits for it there.
+ */
+let koaBodyFn: typeof KoaBody | undefined;
+export function loadMultipartParser(): typeof KoaBody {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  koaBodyFn ??= (require("koa-body") as typeof import("koa-body")).koaBody;
+  return koaBodyFn;
+}
 
 /** Most fields (text and files) one multipart request may carry. */
 const MAX_FIELDS = 1000;
@@ -29,7 +42,7 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
 export function bodyParser(options: { maxBodyBytes: number; maxUploadBytes: number; uploadDir: string }) {
   // Built per request so each request knows the temp files formidable opened for it (see removeTempFiles).
   const multipart = (tempFiles: TempFile[], textFields: TextFields) =>
-    koaBody({
+    loadMultipartParser()({
       multipart: true,
       urlencoded: false,
       json: false,

@@ -11,6 +11,8 @@ import type { Logger } from "pino";
 import { ApiError, type ErrorCode } from "../errors";
 import { settlePipeline, type Outcome, type PipelineResult, type WebhookRequest } from "./pipeline";
 import type { Integration } from "./registry";
+import { renderThreadBundle } from "./renderThreadBundle";
+import { repoRoot } from "./startup";
 
 /**
  * Time a thread may take to load a plugin for a delivery, apart from the delivery's own limit.
@@ -155,8 +157,9 @@ function renderLimitError(integration: Integration, limits: RenderLimits, which:
 }
 
 /**
- * The thread's entry point. Under TypeScript (tsx or Jest) a thread is started with tsx's require
- * hook, since the loader that compiled this file does not reach worker threads.
+ * The thread's entry point. Under TypeScript (tsx or Jest) the loader that compiled this file does
+ * not reach worker threads: a thread runs the sources bundled into one file (renderThreadBundle.ts),
+ * or, where that cannot be built, starts with tsx's require hook.
  */
 function startWorker(limits: RenderLimits): Worker {
   const ext = path.extname(__filename);
@@ -164,6 +167,11 @@ function startWorker(limits: RenderLimits): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: limits.memoryMb };
   const workerData: ThreadSettings = { plugins: Math.max(1, limits.plugins) };
   if (ext !== ".ts") return new Worker(entry, { resourceLimits, workerData });
+  const bundle = renderThreadBundle(
+    path.join(__dirname, "renderThreadEntry.ts"),
+    path.join(repoRoot(), "node_modules", ".cache", "switchboard"),
+  );
+  if (bundle) return new Worker(bundle, { resourceLimits, workerData });
   const code = `require(${JSON.stringify(require.resolve("tsx/cjs"))}); require(${JSON.stringify(entry)});`;
   return new Worker(code, { eval: true, resourceLimits, workerData });
 }

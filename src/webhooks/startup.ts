@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
-import { loadIntegrationFolder, loadIntegrations } from "./loader";
+import { loadIntegrationFolder, loadIntegrations, type LoadOptions } from "./loader";
 import { createRegistry, type IntegrationRegistry } from "./registry";
 
 /** The repository root: the nearest folder above this file with a package.json. */
@@ -20,13 +20,14 @@ export function integrationsDirFor(config: Pick<Config, "integrationsDir">): str
 export async function loadIntegrationsForApp(
   config: Pick<Config, "integrationsDir" | "integrationsEnabled">,
   only: readonly string[] | undefined = config.integrationsEnabled,
+  options: LoadOptions = {},
 ): Promise<IntegrationRegistry> {
   const dir = integrationsDirFor(config);
-  if (!only) return createRegistry(loadIntegrations(dir));
+  if (!only) return createRegistry(loadIntegrations(dir, undefined, options));
   for (const name of only) {
     // A name is a folder of the plugin directory itself, never a path elsewhere.
     if (!/^[A-Za-z0-9_-]+$/.test(name) || !fs.existsSync(path.join(dir, name, "integration.json")))
       throw new Error(`INTEGRATIONS_ENABLED names "${name}", which is not a plugin folder of ${dir}`);
   }
-  return createRegistry(only.map((name) => loadIntegrationFolder(path.join(dir, name), path.dirname(dir))));
+  return createRegistry(only.map((name) => loadIntegrationFolder(path.join(dir, name), path.dirname(dir), options)));
 }

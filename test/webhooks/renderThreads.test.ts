@@ -6,8 +6,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import { ApiError } from "../../src/errors";
 import { loadIntegrationFolder } from "../../src/webhooks/loader";
 import { decodeTask, encodeTask, PipelineThreads, type ThreadTask } from "../../src/webhooks/pipelineThreads";
+import { renderThreadBundle } from "../../src/webhooks/renderThreadBundle";
 import { goodPlugin, writeFiles } from "../support/pluginFolders";
 import { startTestServer, type TestServer } from "../support/harness";
 import { latestMessageId, messagesSince, postWebhook } from "../support/webhooks";
@@ -268,6 +270,71 @@ describe("a thread's plugins (WEBHOOK_RENDER_PLUGINS)", () => {
     } finally {
       await threads.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a thread's code (renderThreadBundle.ts)", () => {
+  const entry = path.resolve(__dirname, "../../src/webhooks/renderThreadEntry.ts");
+
+  it("is the sources bundled into one file, named by its content, built once per process", () => {
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-bundle-"));
+    try {
+      const file = renderThreadBundle(entry, cacheDir);
+      expect(file).toMatch(/render-thread-[0-9a-f]{16}\.js$/);
+      expect(path.dirname(file as string)).toBe(cacheDir);
+      const code = fs.readFileSync(file as string, "utf8");
+      // The framework is inside; packages are still required from node_modules.
+      expect(code).toContain("function loadIntegrationFolder(");
+      expect(code).toContain('require("handlebars")');
+      expect(code).toMatch(/\/\/# sourceMappingURL=render-thread-[0-9a-f]{16}\.js\.map\n$/);
+      expect(fs.existsSync(`${file}.map`)).toBe(true);
+      expect(renderThreadBundle(entry, cacheDir)).toBe(file);
+    } finally {
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it("is not built when a source outside the entry's folder names its own path (threads then start through tsx)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-bundle-"));
+    try {
+      writeFiles(dir, {
+        "a/entry.ts": 'import { here } from "../b/where";\nconsole.log(here);\n',
+        "b/where.ts": "export const here = __dirname;\n",
+        "a/plain.ts": 'import { here } from "../b/fixed";\nconsole.log(here, __dirname);\n',
+        "b/fixed.ts": 'export const here = "b";\n',
+      });
+      expect(renderThreadBundle(path.join(dir, "a", "entry.ts"), path.join(dir, "cache"))).toBeUndefined();
+      expect(fs.existsSync(path.join(dir, "cache"))).toBe(false);
+      // The same layout without it is bundled (the entry's own folder may use it).
+      expect(renderThreadBundle(path.join(dir, "a", "plain.ts"), path.join(dir, "cache"))).toBeDefined();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives a plugin's transform.ts the bundle's framework: its refusal is the same 400 as inline", async () => {
+    // slack_incoming's transform.ts imports src/webhooks/plugin.ts and calls refusePayload.
+    const dir = path.resolve(__dirname, "../../integrations/slack_incoming");
+    const integration = loadIntegrationFolder(dir);
+    const request = {
+      headers: { "content-type": "application/json" },
+      query: { stream: "general" },
+      body: fs.readFileSync(path.join(dir, "fixtures", "invalid__nothing_to_show.json")),
+    };
+    const threads = new PipelineThreads({ threads: 1, timeoutMs: 5000, memoryMb: 128, plugins: 2 });
+    const inline = new PipelineThreads({ threads: 0, timeoutMs: 5000, memoryMb: 128, plugins: 2 });
+    try {
+      const [threaded, onLoop] = [await threads.run(integration, request), await inline.run(integration, request)];
+      for (const result of [threaded, onLoop]) {
+        if (!("error" in result)) throw new Error(JSON.stringify(result));
+        expect(result.error).toBeInstanceOf(ApiError);
+        expect((result.error as ApiError).code).toBe("INVALID_PAYLOAD");
+      }
+      expect((threaded as { error: Error }).error.message).toBe((onLoop as { error: Error }).error.message);
+    } finally {
+      await threads.close();
+      await inline.close();
     }
   });
 });
