@@ -1,5 +1,5 @@
 // Two tiers (Jest projects), run by `npm test` (scripts/test.ts): first "pure", then "e2e", each
-// in parallel workers (e2e: cores + 1, at most 4; E2E_WORKERS=1 runs it in band).
+// in parallel workers (e2e: cores + 2, at most 4; E2E_WORKERS=1 runs it in band).
 //   pure: starts no server, database, process or browser: plugin fixture replay and transform
 //         tests (integrations/**), unit tests (test/unit/**), Markdown (test/markdown/**) and the
 //         pure files listed in PURE_FILES.
