@@ -7,7 +7,8 @@
 // before each MySQL case. Last, the event loop's delay while 4 MB webhook deliveries are posted
 // (bench/webhookLoopDelay.ts, key webhookLoopDelay). First, before any of those servers starts: the
 // server's start-up time on fresh and existing databases against a bare Koa's (key startup), and the
-// memory of its main thread and of each render thread (key threadMemory; bench/startup.ts).
+// memory of its main thread and of each render thread (key threadMemory; bench/startup.ts); how long
+// a render thread takes to start, from its bundle and through tsx (key threadStart; bench/threadStart.ts).
 // Writes bench/results.md and bench/results.json.
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -29,6 +30,7 @@ import { githubPushPayload } from "./githubPush";
 import { measureWebhookLoopDelay, type LoopDelayCase } from "./webhookLoopDelay";
 import { measureMemoryPerThread, measureStartup, type StartupCase } from "./startup";
 import type { ThreadMemoryResult } from "./threadMemory";
+import { measureThreadStart, type ThreadStartCase } from "./threadStart";
 
 const ROOT = path.join(__dirname, "..");
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? "mysql://root@127.0.0.1:3306/test";
@@ -371,7 +373,11 @@ async function serialSendLatency(port: number, name: string): Promise<Case> {
 }
 
 /** The start-up and memory tables of results.md (empty when neither was measured). */
-function startupTables(startup: StartupCase[], memory: ThreadMemoryResult | undefined): string[] {
+function startupTables(
+  startup: StartupCase[],
+  memory: ThreadMemoryResult | undefined,
+  threadStart: ThreadStartCase[],
+): string[] {
   const lines: string[] = [];
   if (startup.length > 0)
     lines.push(
@@ -399,6 +405,19 @@ function startupTables(startup: StartupCase[], memory: ThreadMemoryResult | unde
       "",
     );
   }
+  if (threadStart.length > 0) {
+    const [bare, bundled, viaTsx] = threadStart;
+    lines.push(
+      `Render thread start (bench/threadStart.ts): new Worker to its first message, one at a time, median of ` +
+        `${bare.starts_ms.length}; CPU ms of the process per start. Bundle ÷ tsx: ` +
+        `${(bundled.ms / viaTsx.ms).toFixed(2)} of the time, ${(bundled.cpu_ms / viaTsx.cpu_ms).toFixed(2)} of the CPU.`,
+      "",
+      "| case | ms to ready | each start, ms | CPU ms |",
+      "| --- | ---: | --- | ---: |",
+      ...threadStart.map((c) => `| ${c.name} | ${c.ms} | ${c.starts_ms.join(", ")} | ${c.cpu_ms} |`),
+      "",
+    );
+  }
   return lines;
 }
 
@@ -412,8 +431,9 @@ async function main(): Promise<void> {
       })
     : [];
   const memory = wanted("threadMemory") ? await measureMemoryPerThread() : undefined;
-  if (ONLY && [...ONLY].every((key) => key === "startup" || key === "threadMemory")) {
-    process.stdout.write("\n" + startupTables(startup, memory).join("\n") + "\n");
+  const threadStart = wanted("threadStart") ? await measureThreadStart(10) : [];
+  if (ONLY && [...ONLY].every((key) => ["startup", "threadMemory", "threadStart"].includes(key))) {
+    process.stdout.write("\n" + startupTables(startup, memory, threadStart).join("\n") + "\n");
     return;
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-"));
@@ -683,6 +703,7 @@ async function main(): Promise<void> {
         loop_delay: loopDelay,
         startup,
         thread_memory: memory ?? null,
+        thread_start: threadStart,
       },
       null,
       2,
@@ -716,7 +737,7 @@ async function main(): Promise<void> {
     "| --- | ---: | ---: | ---: | ---: |",
     ...loopDelay.map((c) => `| ${c.name} | ${c.max_ms} | ${c.p99_ms} | ${c.mean_ms} | ${c.busy_ms_per_delivery} |`),
     "",
-    ...startupTables(startup, memory),
+    ...startupTables(startup, memory, threadStart),
   ].join("\n");
   // The "## Earlier measurements" part of results.md is history: kept below the new table.
   const resultsFile = path.join(ROOT, "bench", "results.md");

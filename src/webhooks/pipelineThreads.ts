@@ -159,21 +159,39 @@ function renderLimitError(integration: Integration, limits: RenderLimits, which:
 /**
  * The thread's entry point. Under TypeScript (tsx or Jest) the loader that compiled this file does
  * not reach worker threads: a thread runs the sources bundled into one file (renderThreadBundle.ts),
- * or, where that cannot be built, starts with tsx's require hook.
+ * or, where that cannot be built, starts with tsx's require hook. `via: "tsx"` always does (the
+ * bench compares the two: bench/threadStart.ts).
  */
-function startWorker(limits: RenderLimits): Worker {
+export function startWorker(limits: RenderLimits, via: "bundle" | "tsx" = "bundle"): Worker {
   const ext = path.extname(__filename);
   const entry = path.join(__dirname, `pipelineWorker${ext}`);
   const resourceLimits = { maxOldGenerationSizeMb: limits.memoryMb };
   const workerData: ThreadSettings = { plugins: Math.max(1, limits.plugins) };
   if (ext !== ".ts") return new Worker(entry, { resourceLimits, workerData });
-  const bundle = renderThreadBundle(
-    path.join(__dirname, "renderThreadEntry.ts"),
-    path.join(repoRoot(), "node_modules", ".cache", "switchboard"),
-  );
-  if (bundle) return new Worker(bundle, { resourceLimits, workerData });
+  const bundle =
+    via === "bundle" &&
+    renderThreadBundle(
+      path.join(__dirname, "renderThreadEntry.ts"),
+      path.join(repoRoot(), "node_modules", ".cache", "switchboard"),
+    );
+  // Without the process's module loaders: a thread inherits `--import tsx` (npm start), whose
+  // hooks would make each thread start as slowly as without the bundle (bench/threadStart.ts).
+  if (bundle) return new Worker(bundle, { resourceLimits, workerData, execArgv: withoutLoaders(process.execArgv) });
   const code = `require(${JSON.stringify(require.resolve("tsx/cjs"))}); require(${JSON.stringify(entry)});`;
   return new Worker(code, { eval: true, resourceLimits, workerData });
+}
+
+/** Node's options without those that load modules first (`--import`, `--require`, `--loader`). */
+export function withoutLoaders(execArgv: readonly string[]): string[] {
+  const LOADERS = ["--import", "--require", "-r", "--loader", "--experimental-loader"];
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i];
+    if (LOADERS.includes(flag))
+      i++; // its value is the next word
+    else if (!LOADERS.some((loader) => flag.startsWith(`${loader}=`))) out.push(flag);
+  }
+  return out;
 }
 
 interface Task {

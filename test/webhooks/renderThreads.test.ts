@@ -2,13 +2,20 @@
 // whose transform can be made slow, endless, memory-hungry or broken: the event loop keeps serving
 // while a delivery renders, the time and memory limits answer 400 RENDER_LIMIT_EXCEEDED and replace
 // the thread without failing the deliveries queued behind it, and errors keep their meaning across.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { ApiError } from "../../src/errors";
 import { loadIntegrationFolder } from "../../src/webhooks/loader";
-import { decodeTask, encodeTask, PipelineThreads, type ThreadTask } from "../../src/webhooks/pipelineThreads";
+import {
+  decodeTask,
+  encodeTask,
+  PipelineThreads,
+  withoutLoaders,
+  type ThreadTask,
+} from "../../src/webhooks/pipelineThreads";
 import { renderThreadBundle } from "../../src/webhooks/renderThreadBundle";
 import { goodPlugin, writeFiles } from "../support/pluginFolders";
 import { startTestServer, type TestServer } from "../support/harness";
@@ -293,6 +300,52 @@ describe("a thread's code (renderThreadBundle.ts)", () => {
     } finally {
       fs.rmSync(cacheDir, { recursive: true, force: true });
     }
+  });
+
+  it("is reused while its sources hash the same, and built again when one changes", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-render-bundle-"));
+    const cache = path.join(dir, "cache");
+    try {
+      writeFiles(dir, {
+        "a/entry.ts": 'import { word } from "./dep";\nconsole.log(word);\n',
+        "a/dep.ts": 'export const word = "one";\n',
+        "b/other.ts": 'console.log("other");\n',
+      });
+      const entry = path.join(dir, "a", "entry.ts");
+      // The list of what the entry's bundle was built from (one per entry, named by the entry's path).
+      const list = path.join(
+        cache,
+        `built-from-${crypto.createHash("sha256").update(entry).digest("hex").slice(0, 12)}.json`,
+      );
+      const first = renderThreadBundle(entry, cache) as string;
+      const builtAt = fs.statSync(list).mtimeMs;
+      // Another entry in between: this process's memory of the last bundle is gone.
+      renderThreadBundle(path.join(dir, "b", "other.ts"), cache);
+      expect(renderThreadBundle(entry, cache)).toBe(first);
+      expect(fs.statSync(list).mtimeMs).toBe(builtAt); // reused, not built
+      fs.writeFileSync(path.join(dir, "a", "dep.ts"), 'export const word = "two";\n');
+      renderThreadBundle(path.join(dir, "b", "other.ts"), cache);
+      const second = renderThreadBundle(entry, cache) as string;
+      expect(second).not.toBe(first);
+      expect(fs.readFileSync(second, "utf8")).toContain('"two"');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("starts without the process's module loaders (npm start's --import tsx), keeping its other options", () => {
+    expect(
+      withoutLoaders([
+        "--import",
+        "tsx",
+        "--expose-gc",
+        "--require=./x.js",
+        "-r",
+        "y",
+        "--loader=z",
+        "--max-old-space-size=64",
+      ]),
+    ).toEqual(["--expose-gc", "--max-old-space-size=64"]);
   });
 
   it("is not built when a source outside the entry's folder names its own path (threads then start through tsx)", () => {
