@@ -47,7 +47,7 @@ function reusable(entry: string, cacheDir: string, recipe: string): string | und
     const from = JSON.parse(fs.readFileSync(builtFromFile(entry, cacheDir), "utf8")) as BuiltFrom;
     if (from.recipe !== recipe || !fs.existsSync(from.bundle)) return undefined;
     for (const [file, hash] of Object.entries(from.inputs))
-      if (hashOf(fs.readFileSync(file)) !== hash) return undefined;
+      if (hashOf(fs.readFileSync(file, "utf8")) !== hash) return undefined;
     return from.bundle;
   } catch {
     return undefined; // none yet, or a source gone
@@ -81,8 +81,12 @@ function buildInto(entry: string, cacheDir: string): string | undefined {
     const known = reusable(entry, cacheDir, recipe);
     if (known) return known;
     const result = esbuild.buildSync(options);
-    const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(input));
-    if (usesOwnPath(inputs, path.dirname(entry))) return undefined;
+    // Each source read once: for the check below and for the list of what the bundle was built from.
+    const sources = Object.keys(result.metafile.inputs).map((input) => {
+      const file = path.resolve(input);
+      return { file, text: fs.readFileSync(file, "utf8") };
+    });
+    if (usesOwnPath(sources, path.dirname(entry))) return undefined;
     const js = result.outputFiles.find((f) => f.path.endsWith(".js"));
     const map = result.outputFiles.find((f) => f.path.endsWith(".js.map"));
     if (!js || !map) return undefined;
@@ -97,7 +101,7 @@ function buildInto(entry: string, cacheDir: string): string | undefined {
     const from: BuiltFrom = {
       recipe,
       bundle: file,
-      inputs: Object.fromEntries(inputs.map((input) => [input, hashOf(fs.readFileSync(input))])),
+      inputs: Object.fromEntries(sources.map(({ file, text }) => [file, hashOf(text)])),
     };
     writeAtomically(builtFromFile(entry, cacheDir), Buffer.from(JSON.stringify(from)));
     return file;
@@ -107,10 +111,8 @@ function buildInto(entry: string, cacheDir: string): string | undefined {
 }
 
 /** Whether a bundled source outside `dir` names its own folder or file (see `define` above). */
-function usesOwnPath(inputs: string[], dir: string): boolean {
-  return inputs.some(
-    (file) => path.dirname(file) !== dir && /\b__(dirname|filename)\b/.test(fs.readFileSync(file, "utf8")),
-  );
+function usesOwnPath(sources: { file: string; text: string }[], dir: string): boolean {
+  return sources.some(({ file, text }) => path.dirname(file) !== dir && /\b__(dirname|filename)\b/.test(text));
 }
 
 /** Several processes may build the same bundle at once: each writes its own file, then renames it. */

@@ -107,7 +107,7 @@ export async function startSecondServer(first: TestServer, env: Record<string, s
   // The same plugins as the first server (a second process of the same deployment).
   const deps = await createDeps(config, {
     integrations: first.deps.integrations.names(),
-    pluginChecks: config.integrationsDir !== undefined,
+    pluginChecks: pluginChecksFor(config),
   });
   const { url, server } = await listen(deps);
   return {
@@ -121,6 +121,13 @@ export async function startSecondServer(first: TestServer, env: Record<string, s
     },
   };
 }
+
+/**
+ * The repository's plugins are loaded with every authoring check by the pure tier
+ * (test/unit/integrations.test.ts); a test server leaves those out (about a second for all of
+ * them). A test with its own INTEGRATIONS_DIR is about loading folders: it keeps them.
+ */
+const pluginChecksFor = (config: Config): boolean => config.integrationsDir !== undefined;
 
 let counter = 0;
 
@@ -182,11 +189,11 @@ export async function startTestServer(
     ...env,
   });
   const integrations = options.integrations === "all" ? true : (options.integrations ?? DEFAULT_PLUGINS);
-  // The repository's plugins are loaded with every authoring check by the pure tier
-  // (test/unit/integrations.test.ts); a test server leaves those out (about a second for all of
-  // them). A test with its own INTEGRATIONS_DIR is about loading folders: it keeps them.
-  const pluginChecks = config.integrationsDir !== undefined;
-  const deps = await createDeps(config, { logDestination: options.logDestination, integrations, pluginChecks });
+  const deps = await createDeps(config, {
+    logDestination: options.logDestination,
+    integrations,
+    pluginChecks: pluginChecksFor(config),
+  });
   // postWebhook signs Amazon SNS bodies with this key (test/support/snsSigning.ts): trusted, never fetched.
   if (deps.integrations.all().some((i) => i.manifest.verification === "aws-sns"))
     deps.webhookOps.sns.remember(HARNESS_SNS_CERT_URL, harnessSnsKeys().publicKey);
